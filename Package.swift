@@ -1,0 +1,52 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+let package = Package(
+    name: "previewd",
+    platforms: [.macOS(.v13)],
+    products: [
+        .executable(name: "previewd", targets: ["previewd"]),
+        .executable(name: "previewctl", targets: ["previewctl"]),
+        .executable(name: "itunes-standin", targets: ["itunes-standin"]),
+        .library(name: "PreviewCore", targets: ["PreviewCore"]),
+        .library(name: "PreviewEngine", targets: ["PreviewEngine"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+    ],
+    targets: [
+        // C libraries, found through pkg-config; macros Swift cannot import are static inline shims.
+        .systemLibrary(name: "CFFmpeg", path: "CModules/CFFmpeg", pkgConfig: "libavformat",
+                       providers: [.apt(["libavformat-dev", "libavcodec-dev", "libswresample-dev", "libavutil-dev"])]),
+        .systemLibrary(name: "CPulse", path: "CModules/CPulse", pkgConfig: "libpulse",
+                       providers: [.apt(["libpulse-dev"])]),
+
+        // Pure Swift: models, queue, transport state machine, control protocol. No C, no I/O.
+        .target(name: "PreviewCore"),
+
+        // Everything that does I/O: catalog, fetch, FFmpeg, decode, output, player, control server.
+        // Swift 5 mode: the C objects are raw pointers owned by lock-guarded classes (see STYLE.md);
+        // their Sendable-ness is stated by hand with @unchecked, once per type.
+        .target(name: "PreviewEngine", dependencies: ["PreviewCore", "CFFmpeg", "CPulse"],
+                swiftSettings: [.swiftLanguageMode(.v5)]),
+
+        .executableTarget(name: "previewd", dependencies: [
+            "PreviewEngine", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+        ], swiftSettings: [.swiftLanguageMode(.v5)]),
+        // previewctl links PreviewCore only: no FFmpeg, no libpulse.
+        .executableTarget(name: "previewctl", dependencies: [
+            "PreviewCore", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+        ]),
+
+        // The project's own stand-in of the iTunes Search API: real HTTP on loopback, with fault injection.
+        .target(name: "ITunesStandIn", dependencies: ["PreviewCore"], swiftSettings: [.swiftLanguageMode(.v5)]),
+        .executableTarget(name: "itunes-standin", dependencies: [
+            "ITunesStandIn", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+        ], swiftSettings: [.swiftLanguageMode(.v5)]),
+
+        .testTarget(name: "PreviewCoreTests", dependencies: ["PreviewCore"]),
+        .testTarget(name: "PreviewEngineTests", dependencies: ["PreviewEngine", "ITunesStandIn"], swiftSettings: [.swiftLanguageMode(.v5)]),
+        .testTarget(name: "EndToEndTests", dependencies: ["PreviewCore", "ITunesStandIn"],
+                    swiftSettings: [.swiftLanguageMode(.v5)]),
+    ]
+)

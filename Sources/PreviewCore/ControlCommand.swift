@@ -1,0 +1,81 @@
+import Foundation
+
+/// The commands of the control protocol, parsed and checked. `docs/PROTOCOL.md` shows each on the wire.
+public enum ControlCommand: Equatable, Sendable {
+    /// Protocol and daemon versions.
+    case hello
+    /// Search the catalog, replace the queue with the results and play from the first playable one.
+    case search(term: String, limit: Int)
+    /// Play `index`, or resume / start when nil.
+    case play(index: Int?)
+    case pause
+    case resume
+    case toggle
+    case stop
+    case next
+    case prev
+    /// State, position and the current track.
+    case status
+    /// The queue with its current and failed items.
+    case queue
+
+    /// Default and bounds of `search.limit` (Apple's: 1–200, default 50).
+    public static let searchLimits = (default: 50, range: 1...200)
+
+    /// Parses `request`, or explains what is wrong with it.
+    public init(_ request: ControlRequest) throws(ControlError) {
+        let args = request.args ?? [:]
+        switch request.cmd {
+        case "hello": self = .hello
+        case "search":
+            guard let term = args["term"]?.stringValue, !term.trimmingCharacters(in: .whitespaces).isEmpty else {
+                throw ControlError(.badArgument, "search needs a non-empty \"term\" string")
+            }
+            guard term.utf8.count <= 1000 else { throw ControlError(.badArgument, "search term is too long") }
+            let limit = try Self.int(args, "limit") ?? Self.searchLimits.default
+            guard Self.searchLimits.range.contains(limit) else {
+                throw ControlError(.badArgument, "limit must be between 1 and 200 (got \(limit))")
+            }
+            self = .search(term: term, limit: limit)
+        case "play":
+            let index = try Self.int(args, "index")
+            if let index, index < 0 { throw ControlError(.badArgument, "index must be 0 or more (got \(index))") }
+            self = .play(index: index)
+        case "pause": self = .pause
+        case "resume": self = .resume
+        case "toggle": self = .toggle
+        case "stop": self = .stop
+        case "next": self = .next
+        case "prev": self = .prev
+        case "status": self = .status
+        case "queue": self = .queue
+        default:
+            throw ControlError(.unknownCommand, "unknown command \"\(String(request.cmd.prefix(64)))\"")
+        }
+    }
+
+    /// This command as a request with `id`.
+    public func request(id: Int?) -> ControlRequest {
+        switch self {
+        case .hello: return ControlRequest(id: id, cmd: "hello")
+        case .search(let term, let limit):
+            return ControlRequest(id: id, cmd: "search", args: ["term": .string(term), "limit": .number(Double(limit))])
+        case .play(let index):
+            return ControlRequest(id: id, cmd: "play", args: index.map { ["index": .number(Double($0))] })
+        case .pause: return ControlRequest(id: id, cmd: "pause")
+        case .resume: return ControlRequest(id: id, cmd: "resume")
+        case .toggle: return ControlRequest(id: id, cmd: "toggle")
+        case .stop: return ControlRequest(id: id, cmd: "stop")
+        case .next: return ControlRequest(id: id, cmd: "next")
+        case .prev: return ControlRequest(id: id, cmd: "prev")
+        case .status: return ControlRequest(id: id, cmd: "status")
+        case .queue: return ControlRequest(id: id, cmd: "queue")
+        }
+    }
+
+    private static func int(_ args: [String: JSONValue], _ key: String) throws(ControlError) -> Int? {
+        guard let value = args[key], value != .null else { return nil }
+        guard let n = value.intValue else { throw ControlError(.badArgument, "\"\(key)\" must be an integer") }
+        return n
+    }
+}

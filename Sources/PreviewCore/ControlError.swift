@@ -1,0 +1,35 @@
+/// An error as it travels on the control socket: a stable machine code and one line for a person.
+public struct ControlError: Error, Codable, Equatable, Sendable {
+    /// Stable codes clients can switch on.
+    public enum Code: String, Codable, Sendable {
+        /// The line was not a JSON object of the request shape.
+        case badRequest = "bad-request"
+        /// `cmd` names no command.
+        case unknownCommand = "unknown-command"
+        /// An argument is missing or of the wrong type or range.
+        case badArgument = "bad-argument"
+        /// The search found nothing.
+        case noResults = "no-results"
+        /// The iTunes API could not be reached or answered badly.
+        case catalog = "catalog"
+        /// The transport refused (empty queue, no such index, nothing playing).
+        case rejected = "rejected"
+        /// The audio output failed.
+        case output = "output"
+        /// The line exceeded the protocol's limit.
+        case tooLong = "too-long"
+        /// Anything else.
+        case `internal` = "internal"
+    }
+
+    /// The machine code.
+    public var code: Code
+    /// One line for the user.
+    public var message: String
+
+    /// An error with `code` and `message`.
+    public init(_ code: Code, _ message: String) {
+        self.code = code
+        self.message = message
+    }
+}

@@ -1,0 +1,49 @@
+/// The play queue: a value type of items in play order. Which item is current is the transport's
+/// business (`Transport.State`), so the queue stays a plain list with navigation helpers.
+public struct PlayQueue: Equatable, Sendable {
+    /// The items, in play order.
+    public private(set) var items: [QueueItem]
+
+    /// A queue of `tracks`, in order.
+    public init(tracks: [Track] = []) {
+        items = tracks.map { QueueItem(track: $0) }
+    }
+
+    /// Number of items.
+    public var count: Int { items.count }
+    /// True when there is nothing queued.
+    public var isEmpty: Bool { items.isEmpty }
+
+    /// The item at `index`, or nil when out of range.
+    public subscript(safe index: Int) -> QueueItem? {
+        items.indices.contains(index) ? items[index] : nil
+    }
+
+    /// The first playable index at or after `index`.
+    public func firstPlayable(from index: Int) -> Int? {
+        guard index < items.count else { return nil }
+        return items[max(0, index)...].firstIndex(where: \.isPlayable)
+    }
+
+    /// The next playable index after `index`.
+    public func nextPlayable(after index: Int) -> Int? {
+        firstPlayable(from: index + 1)
+    }
+
+    /// The nearest playable index before `index`.
+    public func previousPlayable(before index: Int) -> Int? {
+        guard index > 0 else { return nil }
+        return items[..<min(index, items.count)].lastIndex(where: \.isPlayable)
+    }
+
+    /// Marks the item at `index` failed with `message`; out-of-range indices are ignored.
+    public mutating func markFailed(_ index: Int, message: String) {
+        guard items.indices.contains(index) else { return }
+        items[index].status = .failed(message)
+    }
+
+    /// Appends `tracks` at the end.
+    public mutating func append(_ tracks: [Track]) {
+        items += tracks.map { QueueItem(track: $0) }
+    }
+}

@@ -1,0 +1,32 @@
+/// The answer to `status` (and to every transport command, after it is applied).
+public struct StatusReport: Codable, Equatable, Sendable {
+    /// idle, loading, playing, paused or stopped.
+    public var state: PlaybackState
+    /// The current queue index, 0-based, or nil.
+    public var index: Int?
+    /// What has been heard of the current track, in milliseconds.
+    public var positionMs: Int
+    /// The current track's real duration once known (from the decoder), else the catalog's, else nil.
+    public var durationMs: Int?
+    /// Number of queue items.
+    public var queueLength: Int
+    /// The current queue item's track, with the iTunes field names.
+    public var track: Track?
+    /// Why the current track or the output failed, if it did.
+    public var error: String?
+    /// The audio output: "ok", or the reason it is not.
+    public var output: String
+
+    /// A report with every field given.
+    public init(state: PlaybackState, index: Int?, positionMs: Int, durationMs: Int?, queueLength: Int,
+                track: Track?, error: String?, output: String) {
+        self.state = state
+        self.index = index
+        self.positionMs = positionMs
+        self.durationMs = durationMs
+        self.queueLength = queueLength
+        self.track = track
+        self.error = error
+        self.output = output
+    }
+}

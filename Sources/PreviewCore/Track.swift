@@ -1,0 +1,64 @@
+/// One item of the iTunes Search API's `results`, with Apple's field names.
+///
+/// Every field is optional because the API leaves out whatever does not apply (an artist result has no
+/// `trackId`, a track without a preview has no `previewUrl`). Text from the API is untrusted: print it
+/// through `TerminalText.sanitized` (see `TerminalText.swift`).
+public struct Track: Codable, Equatable, Hashable, Sendable {
+    public var wrapperType: String?
+    public var kind: String?
+    public var artistId: Int?
+    public var collectionId: Int?
+    public var trackId: Int?
+    public var artistName: String?
+    public var collectionName: String?
+    public var trackName: String?
+    public var collectionCensoredName: String?
+    public var trackCensoredName: String?
+    public var artistViewUrl: String?
+    public var collectionViewUrl: String?
+    public var trackViewUrl: String?
+    public var previewUrl: String?
+    public var artworkUrl30: String?
+    public var artworkUrl60: String?
+    public var artworkUrl100: String?
+    public var collectionPrice: Double?
+    public var trackPrice: Double?
+    public var releaseDate: String?
+    public var collectionExplicitness: String?
+    public var trackExplicitness: String?
+    public var discCount: Int?
+    public var discNumber: Int?
+    public var trackCount: Int?
+    public var trackNumber: Int?
+    public var trackTimeMillis: Int?
+    public var country: String?
+    public var currency: String?
+    public var primaryGenreName: String?
+    public var isStreamable: Bool?
+    public var longDescription: String?
+    public var shortDescription: String?
+
+    /// A track with the given fields; the rest are nil.
+    public init(trackId: Int? = nil, trackName: String? = nil, artistName: String? = nil,
+                collectionName: String? = nil, previewUrl: String? = nil) {
+        self.trackId = trackId
+        self.trackName = trackName
+        self.artistName = artistName
+        self.collectionName = collectionName
+        self.previewUrl = previewUrl
+    }
+
+    /// The preview URL when it is one previewd may fetch: absolute, http or https, with a host.
+    /// Anything else (file:, data:, concat:, a bare path) is refused here, before any I/O.
+    public var fetchablePreviewURL: String? {
+        guard let url = previewUrl, PreviewURLPolicy.isFetchable(url) else { return nil }
+        return url
+    }
+
+    /// "Title — Artist", for logs and one-line human output.
+    public var displayName: String {
+        let title = trackName ?? collectionName ?? "Unknown title"
+        guard let artist = artistName else { return title }
+        return "\(title) — \(artist)"
+    }
+}

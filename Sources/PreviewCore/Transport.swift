@@ -1,0 +1,227 @@
+/// The transport state machine: a value type with no I/O. Each input returns the actions the engine
+/// must carry out; the engine reports back with inputs that carry the `RequestID` of the load they
+/// belong to, and inputs for a load that is no longer current are ignored.
+public struct Transport: Equatable, Sendable {
+    /// Where playback is. Each case holds exactly the data valid in it.
+    public enum State: Equatable, Sendable {
+        /// Nothing played yet.
+        case idle
+        /// Track `index` is loading under `request`; `autoplay` says whether it starts playing or paused.
+        case loading(index: Int, request: RequestID, autoplay: Bool)
+        /// Track `index` is sounding.
+        case playing(index: Int, request: RequestID)
+        /// Track `index` is loaded and corked.
+        case paused(index: Int, request: RequestID)
+        /// Stopped; `index` is where playback was (where `play` resumes), if anywhere.
+        case stopped(index: Int?)
+    }
+
+    /// What the player asks or the engine reports.
+    public enum Input: Equatable, Sendable {
+        /// Play the track at `index`, or with nil: resume, or start at the current or first playable track.
+        case play(index: Int?)
+        case pause
+        case resume
+        case toggle
+        case stop
+        /// The next playable track.
+        case next
+        /// The previous playable track; at the first one, that track again from its start.
+        case prev
+        /// The queue was replaced; start at the first playable track from `start`.
+        case queueReplaced(start: Int)
+        /// The load `request` has decoded audio ready to write.
+        case trackReady(RequestID)
+        /// The load `request` failed (fetch, demux or decode); the message is for the user.
+        case trackFailed(RequestID, String)
+        /// The output has played all of the load `request`'s audio.
+        case trackEnded(RequestID)
+    }
+
+    /// What the engine must do.
+    public enum Action: Equatable, Sendable {
+        /// Cancel any other load and fetch + open track `index` under `request`.
+        case load(index: Int, request: RequestID)
+        /// Write the audio of `request` to the output, flushing what was there; corked when `paused`.
+        case startOutput(request: RequestID, paused: Bool)
+        /// Cork the output (position kept).
+        case pauseOutput
+        /// Uncork the output.
+        case resumeOutput
+        /// Flush and cork the output and drop every load.
+        case stopOutput
+        /// Mark queue item `index` failed with `message` (and tell subscribers).
+        case markFailed(index: Int, message: String)
+    }
+
+    /// Why an input was refused; the state is unchanged.
+    public enum Rejection: Error, Equatable, Sendable {
+        /// The queue is empty.
+        case emptyQueue
+        /// `index` is not in the queue.
+        case noSuchIndex(Int, count: Int)
+        /// The item at `index` cannot be played (no preview, or it failed).
+        case notPlayable(Int)
+        /// Nothing is loaded that could be paused or resumed.
+        case nothingToControl
+
+        /// One line for the user.
+        public var message: String {
+            switch self {
+            case .emptyQueue: return "the queue is empty"
+            case .noSuchIndex(let i, let n): return "no track at index \(i) (the queue has \(n))"
+            case .notPlayable(let i): return "track \(i) has no playable preview"
+            case .nothingToControl: return "nothing is playing"
+            }
+        }
+    }
+
+    /// The current state.
+    public private(set) var state: State = .idle
+    private var lastRequest: UInt64 = 0
+
+    /// A transport in `idle`.
+    public init() {}
+
+    /// The state as clients see it.
+    public var playbackState: PlaybackState {
+        switch state {
+        case .idle: return .idle
+        case .loading: return .loading
+        case .playing: return .playing
+        case .paused: return .paused
+        case .stopped: return .stopped
+        }
+    }
+
+    /// The queue index playback is at, if any.
+    public var index: Int? {
+        switch state {
+        case .idle: return nil
+        case .loading(let i, _, _), .playing(let i, _), .paused(let i, _): return i
+        case .stopped(let i): return i
+        }
+    }
+
+    /// The request whose audio is current, if a track is loading or loaded.
+    public var currentRequest: RequestID? {
+        switch state {
+        case .loading(_, let r, _), .playing(_, let r), .paused(_, let r): return r
+        case .idle, .stopped: return nil
+        }
+    }
+
+    /// Applies `input` given the queue as it is now; returns the actions to carry out in order.
+    public mutating func handle(_ input: Input, queue: PlayQueue) throws(Rejection) -> [Action] {
+        switch input {
+        case .play(let requested):
+            if let i = requested {
+                try Self.check(i, in: queue)
+                return load(i, autoplay: true)
+            }
+            switch state {
+            case .paused, .loading: return try handle(.resume, queue: queue)
+            case .playing: return []
+            case .idle, .stopped(nil): return try start(from: 0, queue: queue)
+            case .stopped(let i?):
+                if queue[safe: i]?.isPlayable == true { return load(i, autoplay: true) }
+                return try start(from: i, queue: queue)
+            }
+
+        case .pause:
+            switch state {
+            case .playing(let i, let r): state = .paused(index: i, request: r); return [.pauseOutput]
+            case .loading(let i, let r, _): state = .loading(index: i, request: r, autoplay: false); return []
+            case .paused: return []
+            case .idle, .stopped: throw .nothingToControl
+            }
+
+        case .resume:
+            switch state {
+            case .paused(let i, let r): state = .playing(index: i, request: r); return [.resumeOutput]
+            case .loading(let i, let r, _): state = .loading(index: i, request: r, autoplay: true); return []
+            case .playing: return []
+            case .idle, .stopped: return try handle(.play(index: nil), queue: queue)
+            }
+
+        case .toggle:
+            switch state {
+            case .playing: return try handle(.pause, queue: queue)
+            case .loading(_, _, true): return try handle(.pause, queue: queue)
+            case .paused, .loading: return try handle(.resume, queue: queue)
+            case .idle, .stopped: return try handle(.play(index: nil), queue: queue)
+            }
+
+        case .stop:
+            switch state {
+            case .idle: return []
+            case .stopped: return []
+            default: state = .stopped(index: index); return [.stopOutput]
+            }
+
+        case .next:
+            guard !queue.isEmpty else { throw .emptyQueue }
+            let from = index ?? -1
+            if let n = queue.nextPlayable(after: from) { return load(n, autoplay: true) }
+            return stopAtEnd()
+
+        case .prev:
+            guard !queue.isEmpty else { throw .emptyQueue }
+            let from = index ?? 0
+            if let p = queue.previousPlayable(before: from) { return load(p, autoplay: true) }
+            if queue[safe: from]?.isPlayable == true { return load(from, autoplay: true) }
+            return try start(from: 0, queue: queue)
+
+        case .queueReplaced(let start):
+            if let i = queue.firstPlayable(from: start) { return load(i, autoplay: true) }
+            let wasActive = currentRequest != nil
+            state = queue.isEmpty ? .idle : .stopped(index: nil)
+            return wasActive ? [.stopOutput] : []
+
+        case .trackReady(let r):
+            guard case .loading(let i, r, let autoplay) = state else { return [] }
+            state = autoplay ? .playing(index: i, request: r) : .paused(index: i, request: r)
+            return [.startOutput(request: r, paused: !autoplay)]
+
+        case .trackFailed(let r, let message):
+            guard let i = index, currentRequest == r else { return [] }
+            var marked = queue
+            marked.markFailed(i, message: message)
+            let failed: [Action] = [.markFailed(index: i, message: message)]
+            if let n = marked.nextPlayable(after: i) { return failed + load(n, autoplay: true) }
+            return failed + stopAtEnd()
+
+        case .trackEnded(let r):
+            guard case .playing(let i, r) = state else { return [] }
+            if let n = queue.nextPlayable(after: i) { return load(n, autoplay: true) }
+            return stopAtEnd()
+        }
+    }
+
+    private mutating func load(_ index: Int, autoplay: Bool) -> [Action] {
+        lastRequest += 1
+        let r = RequestID(lastRequest)
+        state = .loading(index: index, request: r, autoplay: autoplay)
+        return [.load(index: index, request: r)]
+    }
+
+    private mutating func start(from index: Int, queue: PlayQueue) throws(Rejection) -> [Action] {
+        guard !queue.isEmpty else { throw .emptyQueue }
+        guard let i = queue.firstPlayable(from: index) ?? queue.firstPlayable(from: 0) else {
+            throw .notPlayable(index)
+        }
+        return load(i, autoplay: true)
+    }
+
+    private mutating func stopAtEnd() -> [Action] {
+        let wasActive = currentRequest != nil
+        state = .stopped(index: index)
+        return wasActive ? [.stopOutput] : []
+    }
+
+    private static func check(_ i: Int, in queue: PlayQueue) throws(Rejection) {
+        guard !queue.isEmpty else { throw .emptyQueue }
+        guard queue.items.indices.contains(i) else { throw .noSuchIndex(i, count: queue.count) }
+        guard queue.items[i].isPlayable else { throw .notPlayable(i) }
+    }
+}
