@@ -3,7 +3,7 @@ import PackageDescription
 
 let package = Package(
     name: "previewd",
-    platforms: [.macOS(.v13)],
+    platforms: [.macOS(.v15)],
     products: [
         .executable(name: "previewd", targets: ["previewd"]),
         .executable(name: "previewctl", targets: ["previewctl"]),
@@ -44,9 +44,13 @@ let package = Package(
             "ITunesStandIn", .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ], swiftSettings: [.swiftLanguageMode(.v5)]),
 
+        // Shared by the tests and scripts: fixture paths, tone detection, helper processes.
+        .target(name: "PreviewTestSupport", dependencies: ["ITunesStandIn", "PreviewCore"],
+                swiftSettings: [.swiftLanguageMode(.v5)]),
+
         .testTarget(name: "PreviewCoreTests", dependencies: ["PreviewCore"]),
-        .testTarget(name: "PreviewEngineTests", dependencies: ["PreviewEngine", "ITunesStandIn"], swiftSettings: [.swiftLanguageMode(.v5)]),
-        .testTarget(name: "EndToEndTests", dependencies: ["PreviewCore", "ITunesStandIn"],
+        .testTarget(name: "PreviewEngineTests", dependencies: ["PreviewEngine", "PreviewTestSupport"], swiftSettings: [.swiftLanguageMode(.v5)]),
+        .testTarget(name: "EndToEndTests", dependencies: ["PreviewCore", "PreviewTestSupport"],
                     swiftSettings: [.swiftLanguageMode(.v5)]),
     ]
 )

@@ -1,0 +1,27 @@
+/// Why a preview download failed. `message` is the one line a user sees.
+public enum FetchError: Error, Equatable, Sendable {
+    /// The URL is not an http(s) URL previewd may fetch.
+    case refusedURL(String)
+    /// The server answered with a non-success status.
+    case httpStatus(Int, url: String)
+    /// The connection failed or stalled (URLSession's description).
+    case transport(String)
+    /// The body is larger than the slot's memory budget.
+    case tooLarge(limit: Int)
+    /// The body ended before Content-Length bytes came.
+    case truncated(received: Int, expected: Int)
+    /// The slot was cancelled (skip, queue change, shutdown).
+    case cancelled
+
+    /// One line for the user.
+    public var message: String {
+        switch self {
+        case .refusedURL(let url): return "refusing to fetch \(url.prefix(200)): only http and https previews are played"
+        case .httpStatus(let code, let url): return "preview server answered HTTP \(code) for \(url.prefix(200))"
+        case .transport(let why): return "preview download failed: \(why)"
+        case .tooLarge(let limit): return "preview is larger than the \(limit / 1024 / 1024) MiB budget"
+        case .truncated(let got, let want): return "preview download ended after \(got) of \(want) bytes"
+        case .cancelled: return "cancelled"
+        }
+    }
+}

@@ -1,0 +1,147 @@
+import Foundation
+
+/// The bytes of one preview, held in memory as they arrive, for one decoder to read.
+///
+/// Not a ring: the mov demuxer seeks (to a moov box after mdat, back to the first sample), and a
+/// 30-second preview is about 1 MB, so the whole body is kept, up to a hard `limit`. Storage is allocated
+/// once when Content-Length is known (else it doubles, never past `limit`). Reads block until the bytes
+/// they ask for arrive, the download ends, fails, or the buffer is cancelled.
+public final class PreviewBytes: @unchecked Sendable {
+    /// What a read found.
+    public enum ReadOutcome: Equatable {
+        /// This many bytes were copied (at least 1).
+        case bytes(Int)
+        /// The offset is at or past the end of the complete body.
+        case end
+        /// The download failed, or the buffer was cancelled.
+        case failed(FetchError)
+    }
+
+    /// The most bytes this buffer will ever hold.
+    public let limit: Int
+
+    private let condition = NSCondition()
+    private var storage: UnsafeMutableRawBufferPointer   // protected by condition
+    private var count = 0                                // protected by condition
+    private var expectedLength: Int?                     // protected by condition
+    private var complete = false                         // protected by condition
+    private var failure: FetchError?                     // protected by condition
+
+    /// An empty buffer that refuses to grow past `limit` bytes.
+    public init(limit: Int = 16 << 20, initialCapacity: Int = 256 << 10) {
+        self.limit = limit
+        storage = .allocate(byteCount: max(1, min(initialCapacity, limit)), alignment: 16)
+    }
+
+    deinit { storage.deallocate() }
+
+    // MARK: Producer (the download)
+
+    /// Records the length the server announced; allocates it at once. Fails the buffer if over `limit`.
+    public func expect(length: Int?) {
+        condition.lock(); defer { condition.unlock() }
+        guard let length, length >= 0 else { return }
+        guard length <= limit else { failLocked(.tooLarge(limit: limit)); return }
+        expectedLength = length
+        reserveLocked(length)
+    }
+
+    /// Appends bytes from the network. Returns false (and fails the buffer) past `limit`, or when the
+    /// buffer was already failed or cancelled: the download should stop.
+    @discardableResult
+    public func append(_ data: Data) -> Bool {
+        condition.lock(); defer { condition.unlock() }
+        guard failure == nil, !complete else { return false }
+        guard count + data.count <= limit else { failLocked(.tooLarge(limit: limit)); return false }
+        reserveLocked(count + data.count)
+        data.withUnsafeBytes { src in
+            guard let base = src.baseAddress else { return }
+            (storage.baseAddress! + count).copyMemory(from: base, byteCount: src.count)
+        }
+        count += data.count
+        condition.broadcast()
+        return true
+    }
+
+    /// Marks the body complete; fails it as truncated when fewer bytes came than announced.
+    public func finish() {
+        condition.lock(); defer { condition.unlock() }
+        guard failure == nil else { return }
+        if let expected = expectedLength, count < expected {
+            failLocked(.truncated(received: count, expected: expected))
+            return
+        }
+        complete = true
+        condition.broadcast()
+    }
+
+    /// Fails the buffer: pending and later reads return `error`.
+    public func fail(_ error: FetchError) {
+        condition.lock(); defer { condition.unlock() }
+        failLocked(error)
+    }
+
+    /// Cancels the buffer: reads blocked now or later return `.cancelled` at once.
+    public func cancel() { fail(.cancelled) }
+
+    // MARK: Consumer (the decoder's AVIO bridge)
+
+    /// Copies up to `maxLength` bytes from `offset` into `destination`, waiting for them to arrive.
+    public func read(into destination: UnsafeMutableRawPointer, at offset: Int, maxLength: Int) -> ReadOutcome {
+        condition.lock(); defer { condition.unlock() }
+        while true {
+            if let failure { return .failed(failure) }
+            if offset < count {
+                let n = min(maxLength, count - offset)
+                destination.copyMemory(from: storage.baseAddress! + offset, byteCount: n)
+                return .bytes(n)
+            }
+            if complete { return .end }
+            // Woken by append/finish/fail; the timeout only bounds a lost wake-up.
+            _ = condition.wait(until: Date(timeIntervalSinceNow: 0.5))
+        }
+    }
+
+    /// The body's total length when known: announced by the server, or counted once complete.
+    public var knownLength: Int? {
+        condition.lock(); defer { condition.unlock() }
+        return complete ? count : expectedLength
+    }
+
+    /// Bytes received so far.
+    public var receivedCount: Int {
+        condition.lock(); defer { condition.unlock() }
+        return count
+    }
+
+    /// True once the whole body is in.
+    public var isComplete: Bool {
+        condition.lock(); defer { condition.unlock() }
+        return complete
+    }
+
+    /// The failure, if the download failed or was cancelled.
+    public var error: FetchError? {
+        condition.lock(); defer { condition.unlock() }
+        return failure
+    }
+
+    // MARK: Private
+
+    private func failLocked(_ error: FetchError) {
+        guard failure == nil else { return }
+        failure = error
+        condition.broadcast()
+    }
+
+    private func reserveLocked(_ needed: Int) {
+        guard needed > storage.count else { return }
+        var capacity = storage.count
+        while capacity < needed { capacity *= 2 }
+        capacity = min(max(capacity, needed), limit)
+        let grown = UnsafeMutableRawBufferPointer.allocate(byteCount: capacity, alignment: 16)
+        grown.baseAddress!.copyMemory(from: storage.baseAddress!, byteCount: count)
+        storage.deallocate()
+        storage = grown
+    }
+}

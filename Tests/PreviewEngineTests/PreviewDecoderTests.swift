@@ -1,0 +1,96 @@
+import Foundation
+import PreviewCore
+@testable import PreviewEngine
+import PreviewTestSupport
+import XCTest
+
+final class PreviewDecoderTests: XCTestCase {
+    /// Decodes `bytes` completely into a buffer big enough for all of it; returns the events and samples.
+    private func decodeAll(_ bytes: Data, capacitySeconds: Int = 12) -> (events: [PreviewDecoder.Event], samples: [Float]) {
+        let source = PreviewBytes()
+        source.expect(length: bytes.count)
+        source.append(bytes)
+        source.finish()
+        let pcm = PCMBuffer(capacityFrames: PCMFormat.engine.sampleRate * capacitySeconds)
+        let events = EventLog()
+        let done = DispatchSemaphore(value: 0)
+        let decoder = PreviewDecoder(source: source, output: pcm) { event in
+            events.append(event)
+            if case .ready = event { return }
+            done.signal()
+        }
+        decoder.start()
+        XCTAssertEqual(done.wait(timeout: .now() + 30), .success, "decoder did not finish")
+        var samples = [Float](repeating: 0, count: pcm.availableFrames * 2)
+        let n = samples.withUnsafeMutableBufferPointer { pcm.read(into: $0.baseAddress!, frames: pcm.availableFrames) }
+        return (events.all, Array(samples.prefix(n * 2)))
+    }
+
+    private func mono(_ stereo: [Float]) -> [Float] {
+        stride(from: 0, to: stereo.count - 1, by: 2).map { (stereo[$0] + stereo[$0 + 1]) / 2 }
+    }
+
+    func testDecodesEachToneFixtureToItsFrequencyAtEngineRate() throws {
+        let detector = ToneDetector(frequencies: Fixtures.toneFrequencies, sampleRate: 48_000)
+        for hz in [440, 660, 880, 1100] {   // 44.1 kHz stereo, 22.05 kHz mono, 48 kHz stereo sources
+            let (events, samples) = decodeAll(try Data(contentsOf: Fixtures.tone(hz)))
+            guard case .ready(let durationMs)? = events.first, case .finished(let frames)? = events.last else {
+                return XCTFail("events for \(hz) Hz: \(events)")
+            }
+            XCTAssertEqual(durationMs ?? 0, 8000, accuracy: 30)
+            // Priming and padding trimmed: exactly 8 s of tone at the engine rate.
+            XCTAssertEqual(frames, 8 * 48_000, "\(hz) Hz decoded to \(frames) frames")
+            let m = mono(samples)
+            let middle = m[m.count / 2 ..< m.count / 2 + 4800]
+            XCTAssertEqual(detector.dominantTone(in: middle), Double(hz))
+        }
+    }
+
+    func testGarbageIsATypedErrorNotACrash() {
+        let inputs: [String: Data] = [
+            "empty": Data(),
+            "html": Data("<html><body>Not found</body></html>".utf8),
+            "random": Data((0..<50_000).map { UInt8(truncatingIfNeeded: $0 &* 2_654_435_761 >> 7) }),
+        ]
+        for (name, bytes) in inputs {
+            let (events, samples) = decodeAll(bytes)
+            guard case .failed(let error, let before)? = events.last else { return XCTFail("\(name): \(events)") }
+            XCTAssertEqual(before, 0, name)
+            XCTAssertTrue(samples.isEmpty, name)
+            XCTAssertFalse(error.message.isEmpty, name)
+        }
+    }
+
+    func testTruncatedFilePlaysWhatArrived() throws {
+        let whole = try Data(contentsOf: Fixtures.tone(440))
+        let (events, _) = decodeAll(whole.prefix(whole.count / 2))
+        switch events.last {
+        case .finished(let frames)?: XCTAssertGreaterThan(frames, 48_000)
+        case .failed(_, let before)?: XCTAssertGreaterThan(before, 48_000)
+        default: XCTFail("\(events)")
+        }
+    }
+
+    func testCancelEndsABlockedRead() throws {
+        let whole = try Data(contentsOf: Fixtures.tone(440))
+        let source = PreviewBytes()
+        source.append(whole.prefix(100))   // header incomplete: the demuxer's read will block
+        let pcm = PCMBuffer(capacityFrames: 48_000)
+        let done = DispatchSemaphore(value: 0)
+        let events = EventLog()
+        let decoder = PreviewDecoder(source: source, output: pcm) { events.append($0); done.signal() }
+        decoder.start()
+        Thread.sleep(forTimeInterval: 0.1)
+        decoder.cancel()
+        XCTAssertEqual(done.wait(timeout: .now() + 10), .success)
+        XCTAssertEqual(events.all, [.failed(.cancelled, framesBefore: 0)])
+    }
+}
+
+/// Events collected from the decoder thread.
+final class EventLog: @unchecked Sendable {
+    private let lock = NSLock()
+    private var events: [PreviewDecoder.Event] = []
+    func append(_ e: PreviewDecoder.Event) { lock.lock(); events.append(e); lock.unlock() }
+    var all: [PreviewDecoder.Event] { lock.lock(); defer { lock.unlock() }; return events }
+}
