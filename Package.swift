@@ -40,9 +40,8 @@ let package = Package(
 
         // The project's own stand-in of the iTunes Search API: real HTTP on loopback, with fault injection.
         .target(name: "ITunesStandIn", dependencies: ["PreviewCore"], swiftSettings: [.swiftLanguageMode(.v5)]),
-        .executableTarget(name: "itunes-standin", dependencies: [
-            "ITunesStandIn", .product(name: "ArgumentParser", package: "swift-argument-parser"),
-        ], swiftSettings: [.swiftLanguageMode(.v5)]),
+        .executableTarget(name: "itunes-standin", dependencies: ["ITunesStandIn"],
+                          swiftSettings: [.swiftLanguageMode(.v5)]),
 
         // Shared by the tests and scripts: fixture paths, tone detection, helper processes.
         .target(name: "PreviewTestSupport", dependencies: ["ITunesStandIn", "PreviewCore"],

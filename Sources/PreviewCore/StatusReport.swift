@@ -17,6 +17,23 @@ public struct StatusReport: Codable, Equatable, Sendable {
     /// The audio output: "ok", or the reason it is not.
     public var output: String
 
+    private enum CodingKeys: String, CodingKey {
+        case state, index, positionMs, durationMs, queueLength, track, error, output
+    }
+
+    /// Encodes every key, absent values as `null`, so clients can rely on the keys being there.
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(state, forKey: .state)
+        try c.encode(index, forKey: .index)
+        try c.encode(positionMs, forKey: .positionMs)
+        try c.encode(durationMs, forKey: .durationMs)
+        try c.encode(queueLength, forKey: .queueLength)
+        try c.encode(track, forKey: .track)
+        try c.encode(error, forKey: .error)
+        try c.encode(output, forKey: .output)
+    }
+
     /// A report with every field given.
     public init(state: PlaybackState, index: Int?, positionMs: Int, durationMs: Int?, queueLength: Int,
                 track: Track?, error: String?, output: String) {

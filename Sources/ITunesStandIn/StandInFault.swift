@@ -1,0 +1,15 @@
+/// A fault the stand-in server injects into the answers for one path.
+public enum StandInFault: Equatable, Sendable {
+    /// Answer with this HTTP status and a short HTML body.
+    case status(Int)
+    /// Wait this long before answering.
+    case delay(milliseconds: Int)
+    /// Send the headers and this many body bytes, then close the connection.
+    case dropAfter(bytes: Int)
+    /// Send the body at this many bytes per second.
+    case throttle(bytesPerSecond: Int)
+    /// Answer 200 with an HTML page instead of the real body.
+    case html
+    /// Ignore Range headers (always send the whole body with 200).
+    case ignoreRange
+}

@@ -1,0 +1,234 @@
+import Foundation
+import Glibc
+import PreviewCore
+
+/// The project's stand-in of the iTunes Search API: real HTTP/1.1 on 127.0.0.1 with keep-alive and
+/// Range, serving `/search`, `/lookup` and `/previews/NAME` from a bundled catalog and a folder of
+/// previews, with faults injected per path. Used by the tests, `scripts/demo` and the benchmarks.
+public final class StandInServer {
+    /// The catalog's JSON file (with `{{BASE}}` placeholders) and the previews folder.
+    public let catalogFile: URL
+    public let previewsDirectory: URL
+    private let lock = NSLock()
+    private var catalog = StandInCatalog(tracks: [])   // protected by lock
+    private var faults: [String: StandInFault] = [:]   // protected by lock; by path prefix
+    private var previewDelayMs = 0                     // protected by lock
+    private var requests: [String] = []                // protected by lock
+    private var listener: Int32 = -1                   // protected by lock
+    private var connections: Set<Int32> = []           // protected by lock
+    /// The port, once started.
+    public private(set) var port: UInt16 = 0
+
+    /// A server for `catalogFile` and `previewsDirectory`; call `start()`.
+    public init(catalogFile: URL, previewsDirectory: URL) {
+        self.catalogFile = catalogFile
+        self.previewsDirectory = previewsDirectory
+    }
+
+    /// `http://127.0.0.1:PORT`, the value for `previewd --api-base`.
+    public var baseURL: String { "http://127.0.0.1:\(port)" }
+
+    /// Listens on 127.0.0.1:`port` (0: any free port) and serves on background threads.
+    public func start(port requested: UInt16 = 0) throws {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard fd >= 0 else { throw StandInError.system("socket", errno) }
+        var yes: Int32 = 1
+        setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &yes, socklen_t(MemoryLayout<Int32>.size))
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = requested.bigEndian
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        let bound = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        }
+        guard bound == 0, listen(fd, 128) == 0 else {
+            let code = errno
+            close(fd)
+            throw StandInError.system("bind/listen", code)
+        }
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { _ = getsockname(fd, $0, &length) }
+        }
+        port = UInt16(bigEndian: address.sin_port)
+        let loaded = try StandInCatalog(contentsOf: catalogFile, base: baseURL)
+        lock.lock()
+        catalog = loaded
+        listener = fd
+        lock.unlock()
+        let thread = Thread { [self] in acceptLoop(fd) }
+        thread.name = "standin.accept"
+        thread.start()
+    }
+
+    /// Stops listening and closes every connection.
+    public func stop() {
+        lock.lock()
+        let fd = listener
+        listener = -1
+        let open = connections
+        lock.unlock()
+        if fd >= 0 { shutdown(fd, Int32(SHUT_RDWR)); close(fd) }
+        for c in open { shutdown(c, Int32(SHUT_RDWR)) }
+    }
+
+    /// Injects `fault` into every answer whose path starts with `pathPrefix` (nil removes it).
+    public func setFault(_ fault: StandInFault?, forPathPrefix pathPrefix: String) {
+        lock.lock(); defer { lock.unlock() }
+        faults[pathPrefix] = fault
+    }
+
+    /// Makes every preview answer wait `milliseconds` first (a far CDN).
+    public func setPreviewDelay(milliseconds: Int) {
+        lock.lock(); defer { lock.unlock() }
+        previewDelayMs = milliseconds
+    }
+
+    /// The request targets served so far, in order.
+    public var requestLog: [String] {
+        lock.lock(); defer { lock.unlock() }
+        return requests
+    }
+
+    // MARK: Serving
+
+    private func acceptLoop(_ fd: Int32) {
+        while true {
+            let client = accept(fd, nil, nil)
+            if client < 0 {
+                if errno == EINTR { continue }
+                return
+            }
+            lock.lock(); connections.insert(client); lock.unlock()
+            let thread = Thread { [self] in
+                serve(client)
+                lock.lock(); connections.remove(client); lock.unlock()
+                close(client)
+            }
+            thread.name = "standin.client"
+            thread.start()
+        }
+    }
+
+    private func serve(_ fd: Int32) {
+        var pending = [UInt8]()
+        var chunk = [UInt8](repeating: 0, count: 8192)
+        while true {   // keep-alive: one request after another on the same connection
+            var headEnd: Int?
+            while headEnd == nil {
+                let n = chunk.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
+                guard n > 0 else { return }
+                pending += chunk[..<n]
+                headEnd = Self.find(pending, [13, 10, 13, 10])
+                if headEnd == nil, pending.count > 64 * 1024 { return }
+            }
+            let text = String(decoding: pending[..<headEnd!], as: UTF8.self)
+            pending.removeFirst(headEnd! + 4)
+            guard let head = HTTPRequestHead(text) else { return }
+            lock.lock(); requests.append(text.split(separator: "\r\n").first.map(String.init) ?? "")
+            lock.unlock()
+            guard respond(to: head, on: fd) else { return }
+            if head.headers["connection"]?.lowercased() == "close" { return }
+        }
+    }
+
+    /// Writes the answer; false when the connection must close.
+    private func respond(to head: HTTPRequestHead, on fd: Int32) -> Bool {
+        lock.lock()
+        let fault = faults.first { head.path.hasPrefix($0.key) }?.value
+        let delay = head.path.hasPrefix("/previews/") ? previewDelayMs : 0
+        let catalog = self.catalog
+        lock.unlock()
+
+        if delay > 0 { usleep(UInt32(delay) * 1000) }
+        switch fault {
+        case .status(let code)?:
+            return send(fd, status: code, type: "text/html", body: Array("<html><body>\(code)</body></html>".utf8))
+        case .delay(let ms)?:
+            usleep(UInt32(ms) * 1000)
+        case .html?:
+            return send(fd, status: 200, type: "text/html", body: Array("<html><body>Not audio</body></html>".utf8))
+        default:
+            break
+        }
+
+        switch head.path {
+        case "/search":
+            let limit = Int(head.query["limit"] ?? "") ?? 50
+            return sendJSON(fd, catalog.search(term: head.query["term"] ?? "", limit: limit))
+        case "/lookup":
+            let ids = (head.query["id"] ?? "").split(separator: ",").compactMap { Int($0) }
+            return sendJSON(fd, catalog.lookup(ids: ids))
+        default:
+            guard head.path.hasPrefix("/previews/"), !head.path.contains(".."),
+                  let body = try? Data(contentsOf: previewsDirectory.appendingPathComponent(String(head.path.dropFirst(10)))) else {
+                return send(fd, status: 404, type: "text/html", body: Array("<html><body>Not found</body></html>".utf8))
+            }
+            let bytes = [UInt8](body)
+            if fault != .ignoreRange, let range = head.range(length: bytes.count) {
+                return send(fd, status: 206, type: "audio/mp4", body: Array(bytes[range]), fault: fault,
+                            extra: ["Content-Range: bytes \(range.lowerBound)-\(range.upperBound)/\(bytes.count)"])
+            }
+            return send(fd, status: 200, type: "audio/mp4", body: bytes, fault: fault,
+                        extra: fault == .ignoreRange ? [] : ["Accept-Ranges: bytes"])
+        }
+    }
+
+    private func sendJSON(_ fd: Int32, _ tracks: [Track]) -> Bool {
+        let body = (try? JSONEncoder().encode(SearchResponse(results: tracks))) ?? Data()
+        return send(fd, status: 200, type: "text/javascript; charset=utf-8", body: [UInt8](body))
+    }
+
+    private func send(_ fd: Int32, status: Int, type: String, body: [UInt8], fault: StandInFault? = nil,
+                      extra: [String] = []) -> Bool {
+        let reason = [200: "OK", 206: "Partial Content", 404: "Not Found", 500: "Internal Server Error"][status] ?? "Status"
+        var head = "HTTP/1.1 \(status) \(reason)\r\nContent-Type: \(type)\r\nContent-Length: \(body.count)\r\n"
+        head += extra.map { $0 + "\r\n" }.joined() + "Connection: keep-alive\r\n\r\n"
+        guard write(fd, Array(head.utf8)) else { return false }
+        switch fault {
+        case .dropAfter(let n)?:
+            _ = write(fd, Array(body.prefix(n)))
+            return false
+        case .throttle(let rate)?:
+            let piece = max(1, rate / 20)
+            var offset = 0
+            while offset < body.count {
+                guard write(fd, Array(body[offset..<min(body.count, offset + piece)])) else { return false }
+                offset += piece
+                usleep(50_000)
+            }
+            return true
+        default:
+            return write(fd, body)
+        }
+    }
+
+    private func write(_ fd: Int32, _ bytes: [UInt8]) -> Bool {
+        var offset = 0
+        while offset < bytes.count {
+            let n = bytes[offset...].withUnsafeBytes { Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+            if n < 0 { if errno == EINTR { continue }; return false }
+            offset += n
+        }
+        return true
+    }
+
+    private static func find(_ haystack: [UInt8], _ needle: [UInt8]) -> Int? {
+        guard haystack.count >= needle.count else { return nil }
+        for i in 0...(haystack.count - needle.count) where haystack[i..<i + needle.count].elementsEqual(needle) {
+            return i
+        }
+        return nil
+    }
+}
+
+// Mutable state is guarded by `lock`; `port` is written once before any thread reads it.
+extension StandInServer: @unchecked Sendable {}
+
+/// Why the stand-in could not start.
+public enum StandInError: Error, CustomStringConvertible {
+    case system(String, Int32)
+    public var description: String {
+        switch self { case .system(let call, let code): return "\(call): \(String(cString: strerror(code)))" }
+    }
+}

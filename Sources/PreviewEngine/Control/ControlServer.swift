@@ -1,0 +1,172 @@
+import Foundation
+import Glibc
+import PreviewCore
+
+/// The control socket: a private Unix-domain socket (mode 0600, peer uid checked) speaking one JSON
+/// object per line. Each client gets a thread that reads its lines, hands each request to `handler`
+/// (the player) and writes the answer, so a slow or hostile client never blocks the player or others.
+public final class ControlServer {
+    /// The socket's path.
+    public let path: String
+    /// At most this many clients at once; more are refused.
+    public let maxClients = 128
+    private let handler: @Sendable (ControlRequest) async -> ControlResponse
+    private let log: Log
+    private let lock = NSLock()
+    private var listener: Int32 = -1                 // protected by lock
+    private var clients: Set<Int32> = []             // protected by lock
+    private var stopped = false                      // protected by lock
+
+    /// A server on `path` answering with `handler`.
+    public init(path: String, log: Log = Log(), handler: @escaping @Sendable (ControlRequest) async -> ControlResponse) {
+        self.path = path
+        self.log = log
+        self.handler = handler
+    }
+
+    /// Binds and starts accepting. Refuses when another previewd answers on the path; replaces a stale socket.
+    public func start() throws(ControlServerError) {
+        let directory = (path as NSString).deletingLastPathComponent
+        if !directory.isEmpty, !FileManager.default.fileExists(atPath: directory) {
+            guard mkdir(directory, 0o700) == 0 || errno == EEXIST else {
+                throw .system(call: "mkdir", errno: errno, path: directory)
+            }
+        }
+        if UnixSocket.answers(path) { throw .alreadyRunning(path) }
+        unlink(path)   // stale socket from a previewd that died
+
+        let fd = try UnixSocket.make(path: path)
+        // Created private: no window in which another user could connect before chmod.
+        let oldMask = umask(0o177)
+        let bound = try UnixSocket.withAddress(path) { bind(fd, $0, $1) }
+        umask(oldMask)
+        guard bound == 0 else {
+            let code = errno
+            close(fd)
+            throw .system(call: "bind", errno: code, path: path)
+        }
+        chmod(path, 0o600)
+        guard listen(fd, 64) == 0 else {
+            let code = errno
+            close(fd)
+            throw .system(call: "listen", errno: code, path: path)
+        }
+        lock.lock()
+        listener = fd
+        lock.unlock()
+        let thread = Thread { [self] in acceptLoop(fd) }
+        thread.name = "previewd.control"
+        thread.start()
+    }
+
+    /// Stops accepting, disconnects every client and removes the socket file.
+    public func stop() {
+        lock.lock()
+        let fd = listener
+        listener = -1
+        stopped = true
+        let open = clients
+        lock.unlock()
+        if fd >= 0 {
+            shutdown(fd, Int32(SHUT_RDWR))
+            close(fd)
+            unlink(path)
+        }
+        for client in open { shutdown(client, Int32(SHUT_RDWR)) }
+    }
+
+    private func acceptLoop(_ fd: Int32) {
+        while true {
+            let client = accept(fd, nil, nil)
+            if client < 0 {
+                if errno == EINTR || errno == ECONNABORTED { continue }
+                lock.lock(); let done = stopped; lock.unlock()
+                if done { return }
+                if errno == EMFILE || errno == ENFILE { usleep(100_000); continue }   // out of fds: back off
+                log(.error, "accept: \(String(cString: strerror(errno)))")
+                return
+            }
+            _ = fcntl(client, F_SETFD, FD_CLOEXEC)
+            guard UnixSocket.peerUID(client) == getuid() else {
+                log(.warning, "refused a control client of another user")
+                close(client)
+                continue
+            }
+            lock.lock()
+            let admitted = clients.count < maxClients && !stopped
+            if admitted { clients.insert(client) }
+            lock.unlock()
+            guard admitted else {
+                _ = UnixSocket.writeAll(client, Self.encode(.failure(id: nil, ControlError(.internal, "too many clients"))))
+                close(client)
+                continue
+            }
+            // A client that stops reading cannot hold a session thread forever.
+            UnixSocket.setTimeouts(client, seconds: 5)
+            let session = Thread { [self] in serve(client) }
+            session.name = "previewd.control.client"
+            session.start()
+        }
+    }
+
+    private func serve(_ fd: Int32) {
+        defer {
+            lock.lock(); clients.remove(fd); lock.unlock()
+            close(fd)
+        }
+        var framer = LineFramer()
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        while true {
+            let n = buffer.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
+            if n < 0, errno == EINTR || errno == EAGAIN { continue }
+            guard n > 0 else { return }
+            let lines: [[UInt8]]
+            do {
+                lines = try framer.feed(buffer[..<n])
+            } catch {
+                let message = "request line longer than \(framer.maxLineLength) bytes; closing"
+                _ = UnixSocket.writeAll(fd, Self.encode(.failure(id: nil, ControlError(.tooLong, message))))
+                return
+            }
+            for line in lines where !line.allSatisfy({ $0 == 0x20 || $0 == 0x09 }) {
+                guard UnixSocket.writeAll(fd, Self.encode(answer(line))) else { return }
+            }
+        }
+    }
+
+    /// Decodes one line and waits for the player's answer; this thread blocks, the player does not.
+    private func answer(_ line: [UInt8]) -> ControlResponse {
+        let request: ControlRequest
+        do {
+            request = try JSONDecoder().decode(ControlRequest.self, from: Data(line))
+        } catch {
+            return .failure(id: nil, ControlError(.badRequest, "not a request object: expected {\"id\": N, \"cmd\": \"...\", \"args\": {...}}"))
+        }
+        let box = ResponseBox()
+        let done = DispatchSemaphore(value: 0)
+        let handler = self.handler
+        Task {
+            box.value = await handler(request)
+            done.signal()
+        }
+        done.wait()
+        return box.value ?? .failure(id: request.id, ControlError(.internal, "no answer"))
+    }
+
+    static func encode(_ response: ControlResponse) -> [UInt8] {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        var bytes = (try? encoder.encode(response)).map { [UInt8]($0) }
+            ?? Array(#"{"ok":false,"error":{"code":"internal","message":"could not encode the answer"}}"#.utf8)
+        bytes.append(UInt8(ascii: "\n"))
+        return bytes
+    }
+}
+
+// `listener`, `clients` and `stopped` are guarded by `lock`; the rest is immutable.
+extension ControlServer: @unchecked Sendable {}
+
+/// Carries a response from the player's task back to the client's thread (ordered by the semaphore).
+private final class ResponseBox: @unchecked Sendable {
+    var value: ControlResponse?
+}

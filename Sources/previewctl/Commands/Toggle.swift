@@ -1,0 +1,14 @@
+import ArgumentParser
+
+extension Previewctl {
+    /// `previewctl toggle`: Pause when playing, else play.
+    struct Toggle: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Pause when playing, else play.")
+
+        @ParentCommand var root: Previewctl
+
+        func run() throws {
+            try root.options.run(.toggle, human: Output.status)
+        }
+    }
+}

@@ -1,0 +1,91 @@
+import ArgumentParser
+import Foundation
+import PreviewCore
+import PreviewEngine
+
+/// The previewd daemon: runs in the foreground, logs to stderr, serves the control socket until
+/// SIGTERM or SIGINT, then stops playback and removes its socket.
+@main
+struct Previewd: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "previewd",
+        abstract: "Headless player of iTunes Store previews, steered with previewctl.",
+        discussion: """
+            Searches the iTunes Search API, queues the 30-second previews, streams and decodes them \
+            in memory and plays them through PulseAudio. Control it with previewctl.
+
+            Examples:
+              previewd
+              previewd --search "jack johnson"
+              previewd --sink alsa_output.usb --api-base http://127.0.0.1:8080
+            """,
+        version: PreviewVersion.string)
+
+    @Option(help: "The control socket (default: $XDG_RUNTIME_DIR/previewd.sock).")
+    var socket: String?
+
+    @Option(help: "Root of the iTunes Search API.")
+    var apiBase: String = "https://itunes.apple.com"
+
+    @Option(help: "Storefront country code.")
+    var country: String = "US"
+
+    @Option(help: "PulseAudio sink to play on (default: the server's default sink).")
+    var sink: String?
+
+    @Option(help: "PulseAudio server (default: libpulse's usual places, e.g. PULSE_SERVER).")
+    var pulseServer: String?
+
+    @Option(help: "Output latency target in milliseconds.")
+    var latencyMs: Int = 40
+
+    @Option(help: "Search for this at start and play the results.")
+    var search: String?
+
+    @Flag(help: "Log debug detail.")
+    var verbose = false
+
+    func validate() throws {
+        guard let url = URL(string: apiBase), ["http", "https"].contains(url.scheme?.lowercased() ?? ""), url.host != nil else {
+            throw ValidationError("--api-base must be an http or https URL (got \(apiBase))")
+        }
+        guard country.count == 2, country.allSatisfy(\.isLetter) else {
+            throw ValidationError("--country must be a two-letter code (got \(country))")
+        }
+        guard (10...2000).contains(latencyMs) else { throw ValidationError("--latency-ms must be 10–2000") }
+    }
+
+    func run() async throws {
+        signal(SIGPIPE, SIG_IGN)
+        let log = Log(minimum: verbose ? .debug : .info)
+        var output = PulseSink.Configuration(server: pulseServer, sink: sink)
+        output.latencyMs = latencyMs
+        let audio = PulseSink(configuration: output)
+        let player = Player(catalog: ITunesClient(base: URL(string: apiBase)!, country: country.uppercased()),
+                            fetcher: PreviewFetcher(), sink: audio, log: log)
+        await player.attachOutput()
+
+        let path = socket ?? SocketPath.defaultPath()
+        let server = ControlServer(path: path, log: log) { request in await player.respond(to: request) }
+        do {
+            try server.start()
+        } catch {
+            log(.error, error.message)
+            throw ExitCode(1)
+        }
+        log(.info, "previewd \(PreviewVersion.string) listening on \(path); catalog \(apiBase)")
+
+        if let search {
+            Task {
+                do { _ = try await player.handle(.search(term: search, limit: ControlCommand.searchLimits.default)) }
+                catch { log(.warning, "start-up search failed: \((error as? ControlError)?.message ?? "\(error)")") }
+            }
+        }
+
+        let signalName = await TerminationSignal.wait()
+        log(.info, "\(signalName): shutting down")
+        server.stop()
+        await player.shutdown()
+        audio.close()
+    }
+}
