@@ -1,0 +1,71 @@
+# Shared by scripts/test, scripts/demo and the benchmarks: installs what the project needs and
+# starts a private PulseAudio server with a null sink when none is reachable. Source it; don't run it.
+
+PREVIEWD_APT_PACKAGES=(libavformat-dev libavcodec-dev libswresample-dev libavutil-dev libpulse-dev
+                       pkg-config pulseaudio pulseaudio-utils ffmpeg)
+
+say() { printf '\033[1m==> %s\033[0m\n' "$*" >&2; }
+
+# Swift lives in /opt/swift on the project's machines; put it on PATH when it is not there.
+ensure_swift() {
+  if ! command -v swift >/dev/null 2>&1 && [ -x /opt/swift/usr/bin/swift ]; then
+    export PATH=/opt/swift/usr/bin:$PATH
+  fi
+  command -v swift >/dev/null 2>&1 || { echo "swift not found (expected /opt/swift/usr/bin)" >&2; exit 1; }
+}
+
+# Idempotent: installs only the Debian packages that are missing.
+install_deps() {
+  local missing=() pkg
+  for pkg in "${PREVIEWD_APT_PACKAGES[@]}" "$@"; do
+    dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "install ok installed" || missing+=("$pkg")
+  done
+  [ ${#missing[@]} -eq 0 ] && return 0
+  say "installing ${missing[*]}"
+  local sudo=""
+  [ "$(id -u)" -ne 0 ] && sudo="sudo"
+  $sudo apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+}
+
+# Uses the PulseAudio server libpulse finds if one answers; otherwise starts a private one (a null
+# sink, anonymous auth on a socket in a temp dir) and exports PULSE_SERVER. It is stopped by
+# stop_private_pulse (call it from an EXIT trap).
+PREVIEWD_PULSE_PID=""
+PREVIEWD_PULSE_DIR=""
+ensure_pulse() {
+  if [ -z "${PREVIEWD_PRIVATE_PULSE:-}" ] && pactl info >/dev/null 2>&1; then
+    say "using the PulseAudio server at $(pactl info | sed -n 's/^Server String: //p')"
+    return 0
+  fi
+  PREVIEWD_PULSE_DIR=$(mktemp -d /tmp/previewd-pulse.XXXXXX)
+  say "starting a private PulseAudio server in $PREVIEWD_PULSE_DIR"
+  # HOME and XDG_* point into the temp dir so nothing of the user's is read or written.
+  HOME=$PREVIEWD_PULSE_DIR XDG_RUNTIME_DIR=$PREVIEWD_PULSE_DIR XDG_CONFIG_HOME=$PREVIEWD_PULSE_DIR \
+    pulseaudio -n --daemonize=no --exit-idle-time=-1 --use-pid-file=no --disable-shm=yes \
+      --log-target=file:"$PREVIEWD_PULSE_DIR/pulse.log" \
+      -L "module-null-sink sink_name=previewd_null sink_properties=device.description=previewd-null" \
+      -L "module-native-protocol-unix auth-anonymous=1 socket=$PREVIEWD_PULSE_DIR/native" \
+      </dev/null >/dev/null 2>&1 &
+  PREVIEWD_PULSE_PID=$!
+  export PULSE_SERVER="unix:$PREVIEWD_PULSE_DIR/native"
+  local i
+  for i in $(seq 1 100); do
+    pactl info >/dev/null 2>&1 && { say "PulseAudio ready (PULSE_SERVER=$PULSE_SERVER)"; return 0; }
+    kill -0 "$PREVIEWD_PULSE_PID" 2>/dev/null || break
+    sleep 0.1
+  done
+  echo "PulseAudio did not start; its log:" >&2
+  cat "$PREVIEWD_PULSE_DIR/pulse.log" >&2 || true
+  exit 1
+}
+
+stop_private_pulse() {
+  if [ -n "$PREVIEWD_PULSE_PID" ]; then
+    kill "$PREVIEWD_PULSE_PID" 2>/dev/null || true
+    wait "$PREVIEWD_PULSE_PID" 2>/dev/null || true
+    PREVIEWD_PULSE_PID=""
+  fi
+  [ -n "$PREVIEWD_PULSE_DIR" ] && rm -rf "$PREVIEWD_PULSE_DIR"
+  PREVIEWD_PULSE_DIR=""
+}
