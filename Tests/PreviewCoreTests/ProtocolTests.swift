@@ -1,0 +1,84 @@
+import Foundation
+import PreviewCore
+import XCTest
+
+final class ProtocolTests: XCTestCase {
+    private func request(_ json: String) throws -> ControlRequest {
+        try JSONDecoder().decode(ControlRequest.self, from: Data(json.utf8))
+    }
+
+    func testParsesEveryCommand() throws {
+        let cases: [(String, ControlCommand)] = [
+            (#"{"id":1,"cmd":"hello"}"#, .hello),
+            (#"{"id":2,"cmd":"search","args":{"term":"jack johnson","limit":10}}"#, .search(term: "jack johnson", limit: 10)),
+            (#"{"cmd":"search","args":{"term":"x"}}"#, .search(term: "x", limit: 50)),
+            (#"{"cmd":"play"}"#, .play(index: nil)),
+            (#"{"cmd":"play","args":{"index":3}}"#, .play(index: 3)),
+            (#"{"cmd":"play","args":{"index":null}}"#, .play(index: nil)),
+            (#"{"cmd":"pause"}"#, .pause), (#"{"cmd":"resume"}"#, .resume), (#"{"cmd":"toggle"}"#, .toggle),
+            (#"{"cmd":"stop"}"#, .stop), (#"{"cmd":"next"}"#, .next), (#"{"cmd":"prev"}"#, .prev),
+            (#"{"cmd":"status"}"#, .status), (#"{"cmd":"queue"}"#, .queue),
+        ]
+        for (json, expected) in cases {
+            XCTAssertEqual(try ControlCommand(request(json)), expected, json)
+            // What previewctl sends parses back to the same command.
+            XCTAssertEqual(try ControlCommand(expected.request(id: 9)), expected)
+        }
+    }
+
+    func testBadArgumentsAreTypedErrors() throws {
+        let cases: [(String, ControlError.Code)] = [
+            (#"{"cmd":"launch"}"#, .unknownCommand),
+            (#"{"cmd":"search"}"#, .badArgument),
+            (#"{"cmd":"search","args":{"term":"  "}}"#, .badArgument),
+            (#"{"cmd":"search","args":{"term":5}}"#, .badArgument),
+            (#"{"cmd":"search","args":{"term":"x","limit":0}}"#, .badArgument),
+            (#"{"cmd":"search","args":{"term":"x","limit":201}}"#, .badArgument),
+            (#"{"cmd":"search","args":{"term":"x","limit":"ten"}}"#, .badArgument),
+            (#"{"cmd":"play","args":{"index":-1}}"#, .badArgument),
+            (#"{"cmd":"play","args":{"index":1.5}}"#, .badArgument),
+        ]
+        for (json, code) in cases {
+            XCTAssertThrowsError(try ControlCommand(request(json)), json) {
+                XCTAssertEqual(($0 as? ControlError)?.code, code, json)
+            }
+        }
+        XCTAssertThrowsError(try request(#"{"id":"seven","cmd":"next"}"#))
+        XCTAssertThrowsError(try request(#"["next"]"#))
+    }
+
+    func testResponsesRoundTrip() throws {
+        let ok = ControlResponse.success(id: 7, .object(["n": .number(3), "s": .string("x"), "z": .null]))
+        let failed = ControlResponse.failure(id: 8, ControlError(.noResults, "no results for \"x\""))
+        for response in [ok, failed] {
+            XCTAssertEqual(try JSONDecoder().decode(ControlResponse.self, from: JSONEncoder().encode(response)), response)
+        }
+        let wire = String(decoding: try JSONEncoder().encode(failed), as: UTF8.self)
+        XCTAssertTrue(wire.contains(#""code":"no-results""#), wire)
+    }
+
+    func testStatusAlwaysCarriesEveryKey() throws {
+        let status = StatusReport(state: .idle, index: nil, positionMs: 0, durationMs: nil, queueLength: 0,
+                                  track: nil, error: nil, output: "ok")
+        let object = try XCTUnwrap(JSONSerialization.jsonObject(with: JSONEncoder().encode(status)) as? [String: Any])
+        XCTAssertEqual(Set(object.keys), ["state", "index", "positionMs", "durationMs", "queueLength", "track", "error", "output"])
+        XCTAssertTrue(object["index"] is NSNull)
+        XCTAssertEqual(try JSONDecoder().decode(StatusReport.self, from: JSONEncoder().encode(status)), status)
+    }
+
+    func testLineFramerSplitsAndBoundsLines() throws {
+        var framer = LineFramer(maxLineLength: 8)
+        XCTAssertEqual(try framer.feed(Array("ab\ncd".utf8)), [Array("ab".utf8)])
+        XCTAssertEqual(try framer.feed(Array("e\r\n\n".utf8)), [Array("cde".utf8), []])
+        XCTAssertEqual(framer.bufferedCount, 0)
+        XCTAssertThrowsError(try framer.feed(Array("123456789".utf8))) {
+            XCTAssertEqual($0 as? LineFramer.Failure, .lineTooLong(limit: 8))
+        }
+    }
+
+    func testDefaultSocketPath() {
+        XCTAssertEqual(SocketPath.defaultPath(environment: ["XDG_RUNTIME_DIR": "/run/user/1000"], uid: 1000),
+                       "/run/user/1000/previewd.sock")
+        XCTAssertEqual(SocketPath.defaultPath(environment: [:], uid: 1000), "/tmp/previewd-1000/previewd.sock")
+    }
+}

@@ -1,0 +1,26 @@
+import Foundation
+import ITunesStandIn
+import PreviewEngine
+import PreviewTestSupport
+import XCTest
+
+/// A test case with the iTunes stand-in running on loopback for each test.
+class StandInTestCase: XCTestCase {
+    var server: StandInServer!
+
+    override func setUpWithError() throws {
+        server = StandInServer(catalogFile: Fixtures.catalog, previewsDirectory: Fixtures.directory.appendingPathComponent("previews"))
+        try server.start()
+    }
+
+    override func tearDown() {
+        server.stop()
+        server = nil
+    }
+
+    /// Waits for `bytes` to complete or fail, at most `seconds` (a hang guard, not a speed check).
+    func waitUntilSettled(_ bytes: PreviewBytes, seconds: TimeInterval = 20) {
+        let deadline = Date(timeIntervalSinceNow: seconds)
+        while !bytes.isComplete && bytes.error == nil && Date() < deadline { usleep(10_000) }
+    }
+}
