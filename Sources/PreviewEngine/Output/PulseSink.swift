@@ -39,7 +39,7 @@ public final class PulseSink: AudioSink {
     private var drainReported = false            // protected by mainloop lock
     private var lostReason: String?              // protected by mainloop lock
     private var eventHandler: (@Sendable (OutputEvent) -> Void)?  // protected by mainloop lock
-    private var closed = false                   // protected by mainloop lock
+    private var closed = false                   // set once by close(), from the owner's thread
 
     /// A sink that connects on first use (a missing server is reported then, not at start).
     public init(configuration: Configuration = Configuration(), format: PCMFormat = .engine) {
@@ -104,12 +104,11 @@ public final class PulseSink: AudioSink {
     }
 
     public func close() {
-        lock()
-        let wasClosed = closed
+        guard !closed else { return }
         closed = true
+        lock()
         disconnectLocked()
         unlock()
-        guard !wasClosed else { return }
         pa_threaded_mainloop_stop(mainloop)
         pa_threaded_mainloop_free(mainloop)
     }

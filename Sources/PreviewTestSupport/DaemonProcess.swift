@@ -1,0 +1,61 @@
+import Foundation
+
+/// A previewd started for a test, on its own socket; `stop()` sends SIGTERM and returns the exit status.
+public final class DaemonProcess {
+    /// The control socket.
+    public let socketPath: String
+    private let process = Process()
+    private let stderr: DataCollector
+
+    /// Starts previewd with `arguments` plus `--socket` in a fresh folder, and waits for the socket.
+    public init(arguments: [String], environment: [String: String]? = nil) throws {
+        guard let binary = BuildProducts.path("previewd") else {
+            throw TestSupportError("previewd is not built next to the tests; run swift build --build-tests")
+        }
+        let directory = NSTemporaryDirectory() + "previewd-e2e-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        socketPath = directory + "/previewd.sock"
+        process.executableURL = URL(fileURLWithPath: binary)
+        process.arguments = ["--socket", socketPath] + arguments
+        if let environment { process.environment = environment }
+        let pipe = Pipe()
+        process.standardError = pipe
+        process.standardOutput = FileHandle.nullDevice
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+        stderr = DataCollector(pipe.fileHandleForReading)
+        let deadline = Date(timeIntervalSinceNow: 20)
+        while !FileManager.default.fileExists(atPath: socketPath) {
+            guard process.isRunning, Date() < deadline else {
+                throw TestSupportError("previewd did not create its socket; it said: \(log)")
+            }
+            usleep(10_000)
+        }
+    }
+
+    /// True while the process runs.
+    public var isRunning: Bool { process.isRunning }
+
+    /// The process id.
+    public var pid: Int32 { process.processIdentifier }
+
+    /// What previewd logged (complete only after `stop()`).
+    public var log: String { String(decoding: stderr.snapshot(), as: UTF8.self) }
+
+    /// Sends SIGTERM, waits (at most 20 s, then SIGKILL) and returns the exit status.
+    @discardableResult
+    public func stop() -> Int32 {
+        if process.isRunning { kill(process.processIdentifier, SIGTERM) }
+        let deadline = Date(timeIntervalSinceNow: 20)
+        while process.isRunning && Date() < deadline { usleep(10_000) }
+        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+        process.waitUntilExit()
+        return process.terminationStatus
+    }
+
+    /// Runs previewctl against this daemon.
+    public func ctl(_ arguments: String...) throws -> ProcessRunner.Result {
+        guard let binary = BuildProducts.path("previewctl") else { throw TestSupportError("previewctl is not built") }
+        return try ProcessRunner.run(binary, ["--socket", socketPath] + arguments)
+    }
+}

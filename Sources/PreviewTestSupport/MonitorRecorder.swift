@@ -1,0 +1,113 @@
+import Foundation
+
+/// Records a sink's monitor with `parec` (mono float32 at 48 kHz) for a test to check what was heard.
+/// The sample count is the timeline: note `sampleCount` before a command, then look after it.
+public final class MonitorRecorder: @unchecked Sendable {
+    /// The recording's rate.
+    public let sampleRate = 48_000
+    private let process = Process()
+    private let lock = NSLock()
+    private var samples: [Float] = []          // protected by lock
+    private var carry = Data()                 // reader thread only
+
+    /// Starts recording `sink`'s monitor.
+    public init(sink: String) throws {
+        guard let parec = ProcessRunner.which("parec") else { throw TestSupportError("parec not found (pulseaudio-utils)") }
+        process.executableURL = URL(fileURLWithPath: parec)
+        process.arguments = ["-d", "\(sink).monitor", "--raw", "--format=float32le", "--channels=1",
+                             "--rate=\(sampleRate)", "--latency-msec=10"]
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        let handle = pipe.fileHandleForReading
+        Thread { [self] in
+            while true {
+                let chunk = handle.availableData
+                if chunk.isEmpty { break }
+                append(chunk)
+            }
+        }.start()
+    }
+
+    private func append(_ chunk: Data) {
+        carry.append(chunk)
+        let whole = carry.count / 4 * 4
+        guard whole > 0 else { return }
+        let floats = carry.prefix(whole).withUnsafeBytes { Array($0.bindMemory(to: Float.self)) }
+        carry.removeFirst(whole)
+        lock.lock(); samples += floats; lock.unlock()
+    }
+
+    /// Samples recorded so far.
+    public var sampleCount: Int {
+        lock.lock(); defer { lock.unlock() }
+        return samples.count
+    }
+
+    /// A copy of samples `range` (clamped).
+    public func samples(in range: Range<Int>) -> [Float] {
+        lock.lock(); defer { lock.unlock() }
+        let r = max(0, range.lowerBound)..<min(samples.count, range.upperBound)
+        return r.isEmpty ? [] : Array(samples[r])
+    }
+
+    /// Waits until, after sample `start`, a 50 ms window satisfies `test` (given the window's start, its
+    /// dominant tone or nil for silence/unclear, and its RMS); returns that window's start sample.
+    /// `timeout` is a hang guard only, never a speed check.
+    public func waitFor(after start: Int, timeout: TimeInterval = 15, _ test: (Int, Double?, Float) -> Bool) -> Int? {
+        let detector = ToneDetector(frequencies: Fixtures.toneFrequencies, sampleRate: Double(sampleRate))
+        var position = start
+        let deadline = Date(timeIntervalSinceNow: timeout)
+        while Date() < deadline {
+            while position + window <= sampleCount {
+                let slice = samples(in: position..<position + window)[...]
+                if test(position, detector.dominantTone(in: slice), ToneDetector.rms(slice)) { return position }
+                position += window / 2
+            }
+            usleep(20_000)
+        }
+        return nil
+    }
+
+    /// Samples in one analysis window (50 ms).
+    public var window: Int { sampleRate / 20 }
+
+    /// Waits for `hz` to sound after `start`; returns where.
+    public func waitForTone(_ hz: Double, after start: Int, timeout: TimeInterval = 15) -> Int? {
+        waitFor(after: start, timeout: timeout) { _, tone, _ in tone == hz }
+    }
+
+    /// Waits for `seconds` of unbroken silence after `start`; returns where the silence began.
+    public func waitForSilence(lasting seconds: Double, after start: Int, timeout: TimeInterval = 15) -> Int? {
+        let needed = Int(seconds * Double(sampleRate))
+        let threshold = ToneDetector(frequencies: [], sampleRate: Double(sampleRate)).silenceRMS
+        var silentSince: Int?
+        let found = waitFor(after: start, timeout: timeout) { position, _, rms in
+            guard rms < threshold else { silentSince = nil; return false }
+            if silentSince == nil { silentSince = position }
+            return position + window - silentSince! >= needed
+        }
+        return found == nil ? nil : silentSince
+    }
+
+    /// The tones heard in order after `start` (each run of one tone once), for messages and checks.
+    public func toneSequence(after start: Int) -> [Double] {
+        let detector = ToneDetector(frequencies: Fixtures.toneFrequencies, sampleRate: Double(sampleRate))
+        var sequence: [Double] = []
+        var position = start
+        while position + window <= sampleCount {
+            if let tone = detector.dominantTone(in: samples(in: position..<position + window)[...]), tone != sequence.last {
+                sequence.append(tone)
+            }
+            position += window
+        }
+        return sequence
+    }
+
+    /// Stops recording.
+    public func stop() {
+        if process.isRunning { process.terminate() }
+        process.waitUntilExit()
+    }
+}

@@ -1,0 +1,73 @@
+import Foundation
+
+/// Runs helper programs (previewctl, pactl) to completion and captures what they print.
+public enum ProcessRunner {
+    /// What a finished program left.
+    public struct Result: Sendable {
+        public var status: Int32
+        public var stdout: String
+        public var stderr: String
+    }
+
+    /// Runs `executable` with `arguments`; `timeout` guards against a hang (the process is killed).
+    @discardableResult
+    public static func run(_ executable: String, _ arguments: [String], environment: [String: String]? = nil,
+                           timeout: TimeInterval = 60) throws -> Result {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: executable)
+        process.arguments = arguments
+        if let environment { process.environment = environment }
+        let out = Pipe(), err = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+        let outData = DataCollector(out.fileHandleForReading)
+        let errData = DataCollector(err.fileHandleForReading)
+        let deadline = Date(timeIntervalSinceNow: timeout)
+        while process.isRunning && Date() < deadline { usleep(5_000) }
+        if process.isRunning { process.terminate() }
+        process.waitUntilExit()
+        return Result(status: process.terminationStatus,
+                      stdout: String(decoding: outData.finish(), as: UTF8.self),
+                      stderr: String(decoding: errData.finish(), as: UTF8.self))
+    }
+
+    /// Finds `name` on PATH.
+    public static func which(_ name: String) -> String? {
+        for dir in (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin").split(separator: ":") {
+            let candidate = "\(dir)/\(name)"
+            if FileManager.default.isExecutableFile(atPath: candidate) { return candidate }
+        }
+        return nil
+    }
+}
+
+/// Reads a pipe to its end on a background thread (so a chatty child never blocks on a full pipe).
+final class DataCollector: @unchecked Sendable {
+    private let lock = NSLock()
+    private var data = Data()
+    private let done = DispatchSemaphore(value: 0)
+
+    init(_ handle: FileHandle) {
+        Thread { [self] in
+            while true {
+                let chunk = handle.availableData
+                if chunk.isEmpty { break }
+                lock.lock(); data.append(chunk); lock.unlock()
+            }
+            done.signal()
+        }.start()
+    }
+
+    func snapshot() -> Data {
+        lock.lock(); defer { lock.unlock() }
+        return data
+    }
+
+    func finish() -> Data {
+        _ = done.wait(timeout: .now() + 5)
+        lock.lock(); defer { lock.unlock() }
+        return data
+    }
+}

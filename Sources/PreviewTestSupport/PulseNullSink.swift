@@ -1,0 +1,37 @@
+import Foundation
+
+/// A PulseAudio null sink made for one test (`pactl load-module module-null-sink`), unloaded by
+/// `remove()`. Its monitor source is what a `MonitorRecorder` records.
+public final class PulseNullSink {
+    /// The sink's name, for `previewd --sink`.
+    public let name: String
+    private let module: String
+
+    /// True when `pactl info` reaches a PulseAudio server.
+    public static var serverReachable: Bool {
+        guard let pactl = ProcessRunner.which("pactl") else { return false }
+        return (try? ProcessRunner.run(pactl, ["info"], timeout: 10).status) == 0
+    }
+
+    /// Loads a new null sink with a unique name.
+    public init() throws {
+        guard let pactl = ProcessRunner.which("pactl") else { throw TestSupportError("pactl not found (pulseaudio-utils)") }
+        name = "previewd_test_\(getpid())_\(UInt32.random(in: 0...UInt32.max))"
+        let result = try ProcessRunner.run(pactl, ["load-module", "module-null-sink", "sink_name=\(name)",
+                                                   "rate=48000", "channels=2"], timeout: 10)
+        guard result.status == 0 else { throw TestSupportError("pactl load-module failed: \(result.stderr)") }
+        module = result.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
+    /// Unloads the sink.
+    public func remove() {
+        guard let pactl = ProcessRunner.which("pactl") else { return }
+        _ = try? ProcessRunner.run(pactl, ["unload-module", module], timeout: 10)
+    }
+}
+
+/// A failure of the test rig itself (not of the code under test).
+public struct TestSupportError: Error, CustomStringConvertible {
+    public let description: String
+    public init(_ description: String) { self.description = description }
+}

@@ -1,0 +1,159 @@
+import Foundation
+import ITunesStandIn
+import PreviewCore
+import PreviewTestSupport
+import XCTest
+
+/// previewd as a user runs it: a real process, the iTunes stand-in over HTTP on loopback, real FFmpeg,
+/// and a PulseAudio null sink whose monitor is recorded to check which tone is heard.
+final class PlaybackEndToEndTests: XCTestCase {
+    var standIn: StandInServer!
+    var sink: PulseNullSink!
+    var recorder: MonitorRecorder!
+    var daemon: DaemonProcess!
+
+    override func setUpWithError() throws {
+        guard PulseNullSink.serverReachable else {
+            if ProcessInfo.processInfo.environment["PREVIEWD_REQUIRE_PULSE"] == "1" {
+                throw TestSupportError("no PulseAudio server reachable (scripts/test starts one)")
+            }
+            throw XCTSkip("no PulseAudio server reachable; run scripts/test")
+        }
+        standIn = StandInServer(catalogFile: Fixtures.catalog, previewsDirectory: Fixtures.directory.appendingPathComponent("previews"))
+        try standIn.start()
+        sink = try PulseNullSink()
+        recorder = try MonitorRecorder(sink: sink.name)
+        daemon = try DaemonProcess(arguments: ["--api-base", standIn.baseURL, "--sink", sink.name])
+    }
+
+    override func tearDown() {
+        if let daemon {
+            let status = daemon.stop()
+            XCTAssertEqual(status, 0, "previewd should end cleanly on SIGTERM; it logged:\n\(daemon.log)")
+            XCTAssertFalse(FileManager.default.fileExists(atPath: daemon.socketPath), "the socket must be removed on exit")
+        }
+        recorder?.stop()
+        sink?.remove()
+        standIn?.stop()
+    }
+
+    private func status() throws -> StatusReport {
+        let result = try daemon.ctl("--json", "status")
+        XCTAssertEqual(result.status, 0, result.stderr)
+        return try JSONDecoder().decode(StatusReport.self, from: Data(result.stdout.utf8))
+    }
+
+    private func expectTone(_ hz: Double, after mark: Int, _ what: String, file: StaticString = #filePath, line: UInt = #line) {
+        XCTAssertNotNil(recorder.waitForTone(hz, after: mark), "\(what): \(Int(hz)) Hz not heard; heard \(recorder.toneSequence(after: mark))",
+                        file: file, line: line)
+    }
+
+    func testSearchPlaysAndNextPauseResumePrevSteerIt() throws {
+        var mark = recorder.sampleCount
+        let search = try daemon.ctl("search", "sine waves")
+        XCTAssertEqual(search.status, 0, search.stderr)
+        expectTone(440, after: mark, "first result")
+        var report = try status()
+        XCTAssertEqual(report.state, .playing)
+        XCTAssertEqual(report.index, 0)
+        XCTAssertEqual(report.queueLength, 7)
+        XCTAssertEqual(report.track?.trackId, 1001)
+        XCTAssertEqual(report.track?.previewUrl, "\(standIn.baseURL)/previews/tone-440.m4a")
+
+        mark = recorder.sampleCount
+        XCTAssertEqual(try daemon.ctl("next").status, 0)
+        expectTone(660, after: mark, "after next")
+        XCTAssertEqual(try status().index, 1)
+
+        mark = recorder.sampleCount
+        XCTAssertEqual(try daemon.ctl("pause").status, 0)
+        XCTAssertNotNil(recorder.waitForSilence(lasting: 0.5, after: mark), "pause did not bring silence")
+        report = try status()
+        XCTAssertEqual(report.state, .paused)
+        let pausedAt = report.positionMs
+        XCTAssertGreaterThan(pausedAt, 0)
+
+        mark = recorder.sampleCount
+        XCTAssertEqual(try daemon.ctl("resume").status, 0)
+        expectTone(660, after: mark, "after resume")
+        report = try status()
+        XCTAssertEqual(report.state, .playing)
+        XCTAssertGreaterThanOrEqual(report.positionMs, pausedAt, "resume continues where pause stopped")
+
+        mark = recorder.sampleCount
+        XCTAssertEqual(try daemon.ctl("prev").status, 0)
+        expectTone(440, after: mark, "after prev")
+        XCTAssertEqual(try status().index, 0)
+
+        mark = recorder.sampleCount
+        XCTAssertEqual(try daemon.ctl("play", "3").status, 0)
+        expectTone(1100, after: mark, "play 3")   // the 48 kHz source
+
+        XCTAssertEqual(try daemon.ctl("stop").status, 0)
+        XCTAssertEqual(try status().state, .stopped)
+    }
+
+    func testQueueAdvancesAtTheEndAndStopsAfterTheLast() throws {
+        let mark = recorder.sampleCount
+        XCTAssertEqual(try daemon.ctl("search", "brief").status, 0)   // two 2-second tones
+        let first = recorder.waitForTone(770, after: mark)
+        XCTAssertNotNil(first)
+        let second = recorder.waitForTone(990, after: first ?? mark)
+        XCTAssertNotNil(second, "did not advance to the next track; heard \(recorder.toneSequence(after: mark))")
+        XCTAssertNotNil(recorder.waitForSilence(lasting: 0.5, after: second ?? mark))
+        let deadline = Date(timeIntervalSinceNow: 10)
+        while try status().state != .stopped && Date() < deadline { usleep(50_000) }
+        let report = try status()
+        XCTAssertEqual(report.state, .stopped)
+        XCTAssertEqual(report.index, 1)
+    }
+
+    func testBrokenPreviewIsMarkedFailedAndTheNextPlays() throws {
+        // "Square Roots": no preview, then a 404 preview, then a good one (660 Hz).
+        let mark = recorder.sampleCount
+        XCTAssertEqual(try daemon.ctl("search", "square roots").status, 0)
+        expectTone(660, after: mark, "the good track after the broken one")
+        let queue = try daemon.ctl("--json", "queue")
+        let report = try JSONDecoder().decode(QueueReport.self, from: Data(queue.stdout.utf8))
+        XCTAssertEqual(report.index, 2)
+        XCTAssertNotNil(report.items[1].failure)
+        XCTAssertTrue(report.items[1].failure?.contains("404") ?? false, "\(String(describing: report.items[1].failure))")
+        let human = try daemon.ctl("queue").stdout
+        XCTAssertTrue(human.contains("✗"), human)
+        XCTAssertTrue(daemon.isRunning)
+    }
+
+    func testNoResultsAndCatalogDownAreClearErrorsAndLoseNothing() throws {
+        let mark = recorder.sampleCount
+        XCTAssertEqual(try daemon.ctl("search", "sine waves").status, 0)
+        expectTone(440, after: mark, "first result")
+
+        let none = try daemon.ctl("search", "no such thing anywhere")
+        XCTAssertEqual(none.status, 1)
+        XCTAssertTrue(none.stderr.contains("no results"), none.stderr)
+        var report = try status()
+        XCTAssertEqual(report.queueLength, 7, "a search with no results keeps the queue")
+        XCTAssertEqual(report.state, .playing)
+
+        standIn.setFault(.status(503), forPathPrefix: "/search")
+        let unavailable = try daemon.ctl("--json", "search", "sine")
+        XCTAssertEqual(unavailable.status, 1)
+        XCTAssertTrue(unavailable.stdout.contains("\"catalog\""), unavailable.stdout)
+
+        standIn.stop()
+        let down = try daemon.ctl("search", "sine")
+        XCTAssertEqual(down.status, 1)
+        XCTAssertTrue(down.stderr.contains("cannot reach the iTunes API"), down.stderr)
+        report = try status()
+        XCTAssertEqual(report.queueLength, 7)
+        XCTAssertTrue(daemon.isRunning)
+    }
+
+    func testASecondDaemonOnTheSameSocketRefusesToStart() throws {
+        guard let binary = BuildProducts.path("previewd") else { return XCTFail("previewd not built") }
+        let second = try ProcessRunner.run(binary, ["--socket", daemon.socketPath, "--api-base", standIn.baseURL], timeout: 20)
+        XCTAssertEqual(second.status, 1)
+        XCTAssertTrue(second.stderr.contains("already running"), second.stderr)
+        XCTAssertEqual(try daemon.ctl("status").status, 0, "the first daemon is untouched")
+    }
+}
