@@ -7,7 +7,8 @@ public protocol AudioSink: AnyObject, Sendable {
     var format: PCMFormat { get }
     /// Called (from the sink's thread) when something happens the player must know.
     func setEventHandler(_ handler: @escaping @Sendable (OutputEvent) -> Void)
-    /// Replaces what is playing with `feed` at once (old audio is flushed, not heard); corked when `paused`.
+    /// Plays `feed` next; corked when `paused`. If the previous feed still had audio to play (a skip),
+    /// that audio is flushed, not heard; if it had ended by itself, `feed` follows it with no gap.
     func play(_ feed: PCMBuffer, tag: RequestID, paused: Bool) throws(OutputError)
     /// Corks: sound stops at once, nothing is lost.
     func pause()

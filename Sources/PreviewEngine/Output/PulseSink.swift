@@ -60,7 +60,11 @@ public final class PulseSink: AudioSink {
         lock(); defer { unlock() }
         if stream == nil { try connectLocked() }
         guard let stream else { throw OutputError(lostReason ?? "no audio output") }
-        complete(pa_stream_flush(stream, nil, nil))
+        // A skip flushes so the old track is not heard after the command. When the old track ended
+        // by itself (its feed drained), its last frames are still playing: append instead, no gap.
+        if !(self.feed?.isDrained ?? false) {
+            complete(pa_stream_flush(stream, nil, nil))
+        }
         self.feed = feed
         feedTag = tag
         feedFramesWritten = 0
