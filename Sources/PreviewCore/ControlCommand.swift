@@ -14,6 +14,8 @@ public enum ControlCommand: Equatable, Sendable {
     case stop
     case next
     case prev
+    /// Move within the current track.
+    case seek(SeekTarget)
     /// State, position and the current track.
     case status
     /// The queue with its current and failed items.
@@ -47,6 +49,20 @@ public enum ControlCommand: Equatable, Sendable {
         case "stop": self = .stop
         case "next": self = .next
         case "prev": self = .prev
+        case "seek":
+            if let position = args["position"], position != .null {
+                guard case .number(let seconds) = position, seconds >= 0, seconds < 86_400 else {
+                    throw ControlError(.badArgument, "\"position\" must be a number of seconds, 0 or more")
+                }
+                self = .seek(.absolute(ms: Int((seconds * 1000).rounded())))
+            } else if let delta = args["delta"], delta != .null {
+                guard case .number(let seconds) = delta, abs(seconds) < 86_400 else {
+                    throw ControlError(.badArgument, "\"delta\" must be a number of seconds")
+                }
+                self = .seek(.relative(ms: Int((seconds * 1000).rounded())))
+            } else {
+                throw ControlError(.badArgument, "seek needs \"position\" (seconds) or \"delta\" (± seconds)")
+            }
         case "status": self = .status
         case "queue": self = .queue
         default:
@@ -68,6 +84,10 @@ public enum ControlCommand: Equatable, Sendable {
         case .stop: return ControlRequest(id: id, cmd: "stop")
         case .next: return ControlRequest(id: id, cmd: "next")
         case .prev: return ControlRequest(id: id, cmd: "prev")
+        case .seek(.absolute(let ms)):
+            return ControlRequest(id: id, cmd: "seek", args: ["position": .number(Double(ms) / 1000)])
+        case .seek(.relative(let ms)):
+            return ControlRequest(id: id, cmd: "seek", args: ["delta": .number(Double(ms) / 1000)])
         case .status: return ControlRequest(id: id, cmd: "status")
         case .queue: return ControlRequest(id: id, cmd: "queue")
         }
@@ -77,5 +97,31 @@ public enum ControlCommand: Equatable, Sendable {
         guard let value = args[key], value != .null else { return nil }
         guard let n = value.intValue else { throw ControlError(.badArgument, "\"\(key)\" must be an integer") }
         return n
+    }
+}
+
+/// Where a seek goes.
+public enum SeekTarget: Equatable, Sendable {
+    /// To this position in the track.
+    case absolute(ms: Int)
+    /// By this much from the current position (negative: back).
+    case relative(ms: Int)
+
+    /// Parses previewctl's forms: `SECONDS`, `M:SS`, `+N`, `-N` (N in seconds, fractions allowed).
+    public init?(_ text: String) {
+        let trimmed = text.trimmingCharacters(in: .whitespaces)
+        guard let sign = trimmed.first else { return nil }
+        let relative = sign == "+" || sign == "-"
+        let body = relative ? String(trimmed.dropFirst()) : trimmed
+        let parts = body.split(separator: ":", omittingEmptySubsequences: false)
+        guard (1...2).contains(parts.count), let last = Double(parts.last!), last >= 0, last.isFinite else { return nil }
+        var seconds = last
+        if parts.count == 2 {
+            guard let minutes = Int(parts[0]), minutes >= 0, last < 60 else { return nil }
+            seconds += Double(minutes * 60)
+        }
+        guard seconds < 86_400 else { return nil }
+        let ms = Int((seconds * 1000).rounded())
+        self = relative ? .relative(ms: sign == "-" ? -ms : ms) : .absolute(ms: ms)
     }
 }

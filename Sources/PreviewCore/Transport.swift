@@ -28,6 +28,8 @@ public struct Transport: Equatable, Sendable {
         case next
         /// The previous playable track; at the first one, that track again from its start.
         case prev
+        /// Move within the current track to `toMs` (the player clamps it to the track).
+        case seek(toMs: Int)
         /// The queue was replaced; start at the first playable track from `start`.
         case queueReplaced(start: Int)
         /// The load `request` has decoded audio ready to write.
@@ -40,8 +42,8 @@ public struct Transport: Equatable, Sendable {
 
     /// What the engine must do.
     public enum Action: Equatable, Sendable {
-        /// Cancel any other load and fetch + open track `index` under `request`.
-        case load(index: Int, request: RequestID)
+        /// Cancel any other load and fetch + open track `index` under `request`, decoding from `startMs`.
+        case load(index: Int, request: RequestID, startMs: Int)
         /// Write the audio of `request` to the output, flushing what was there; corked when `paused`.
         case startOutput(request: RequestID, paused: Bool)
         /// Cork the output (position kept).
@@ -172,6 +174,14 @@ public struct Transport: Equatable, Sendable {
             if queue[safe: from]?.isPlayable == true { return load(from, autoplay: true) }
             return try start(from: 0, queue: queue)
 
+        case .seek(let ms):
+            switch state {
+            case .playing(let i, _): return load(i, autoplay: true, startMs: ms)
+            case .paused(let i, _): return load(i, autoplay: false, startMs: ms)
+            case .loading(let i, _, let autoplay): return load(i, autoplay: autoplay, startMs: ms)
+            case .idle, .stopped: throw .nothingToControl
+            }
+
         case .queueReplaced(let start):
             if let i = queue.firstPlayable(from: start) { return load(i, autoplay: true) }
             let wasActive = currentRequest != nil
@@ -198,11 +208,11 @@ public struct Transport: Equatable, Sendable {
         }
     }
 
-    private mutating func load(_ index: Int, autoplay: Bool) -> [Action] {
+    private mutating func load(_ index: Int, autoplay: Bool, startMs: Int = 0) -> [Action] {
         lastRequest += 1
         let r = RequestID(lastRequest)
         state = .loading(index: index, request: r, autoplay: autoplay)
-        return [.load(index: index, request: r)]
+        return [.load(index: index, request: r, startMs: max(0, startMs))]
     }
 
     private mutating func start(from index: Int, queue: PlayQueue) throws(Rejection) -> [Action] {

@@ -93,6 +93,31 @@ final class PlaybackEndToEndTests: XCTestCase {
         XCTAssertEqual(try status().state, .stopped)
     }
 
+    func testSeekMovesWithinTheTrackAndPastTheEndGoesToTheNext() throws {
+        var mark = recorder.sampleCount
+        XCTAssertEqual(try daemon.ctl("search", "sine waves").status, 0)
+        expectTone(440, after: mark, "first result")
+        let seek = try daemon.ctl("--json", "seek", "6.5")
+        XCTAssertEqual(seek.status, 0, seek.stderr)
+        expectTone(440, after: recorder.sampleCount, "after seek")
+        var report = try status()
+        XCTAssertEqual(report.index, 0)
+        XCTAssertGreaterThanOrEqual(report.positionMs, 6_500)
+        XCTAssertLessThan(report.positionMs, 8_000)
+
+        XCTAssertEqual(try daemon.ctl("seek", "-5").status, 0)
+        report = try status()
+        XCTAssertLessThan(report.positionMs, 4_000, "seek -5 from ~6.5 s")
+
+        mark = recorder.sampleCount
+        XCTAssertEqual(try daemon.ctl("seek", "+30").status, 0)
+        expectTone(660, after: mark, "seeking past the end plays the next track")
+        XCTAssertEqual(try status().index, 1)
+
+        let bad = try daemon.ctl("seek", "banana")
+        XCTAssertEqual(bad.status, 64)
+    }
+
     func testQueueAdvancesAtTheEndAndStopsAfterTheLast() throws {
         let mark = recorder.sampleCount
         XCTAssertEqual(try daemon.ctl("search", "brief").status, 0)   // two 2-second tones

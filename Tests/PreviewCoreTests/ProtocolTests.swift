@@ -18,6 +18,8 @@ final class ProtocolTests: XCTestCase {
             (#"{"cmd":"pause"}"#, .pause), (#"{"cmd":"resume"}"#, .resume), (#"{"cmd":"toggle"}"#, .toggle),
             (#"{"cmd":"stop"}"#, .stop), (#"{"cmd":"next"}"#, .next), (#"{"cmd":"prev"}"#, .prev),
             (#"{"cmd":"status"}"#, .status), (#"{"cmd":"queue"}"#, .queue),
+            (#"{"cmd":"seek","args":{"position":12.5}}"#, .seek(.absolute(ms: 12_500))),
+            (#"{"cmd":"seek","args":{"delta":-5}}"#, .seek(.relative(ms: -5_000))),
         ]
         for (json, expected) in cases {
             XCTAssertEqual(try ControlCommand(request(json)), expected, json)
@@ -37,6 +39,9 @@ final class ProtocolTests: XCTestCase {
             (#"{"cmd":"search","args":{"term":"x","limit":"ten"}}"#, .badArgument),
             (#"{"cmd":"play","args":{"index":-1}}"#, .badArgument),
             (#"{"cmd":"play","args":{"index":1.5}}"#, .badArgument),
+            (#"{"cmd":"seek"}"#, .badArgument),
+            (#"{"cmd":"seek","args":{"position":-1}}"#, .badArgument),
+            (#"{"cmd":"seek","args":{"position":"10"}}"#, .badArgument),
         ]
         for (json, code) in cases {
             XCTAssertThrowsError(try ControlCommand(request(json)), json) {
@@ -45,6 +50,17 @@ final class ProtocolTests: XCTestCase {
         }
         XCTAssertThrowsError(try request(#"{"id":"seven","cmd":"next"}"#))
         XCTAssertThrowsError(try request(#"["next"]"#))
+    }
+
+    func testSeekTargetsAsTyped() {
+        XCTAssertEqual(SeekTarget("12"), .absolute(ms: 12_000))
+        XCTAssertEqual(SeekTarget("0:12.5"), .absolute(ms: 12_500))
+        XCTAssertEqual(SeekTarget("1:05"), .absolute(ms: 65_000))
+        XCTAssertEqual(SeekTarget("+5"), .relative(ms: 5_000))
+        XCTAssertEqual(SeekTarget("-2.5"), .relative(ms: -2_500))
+        for bad in ["", "x", "1:60", "-1:-2", "nan", "inf", "1:2:3", "+", "99999999"] {
+            XCTAssertNil(SeekTarget(bad), bad)
+        }
     }
 
     func testResponsesRoundTrip() throws {

@@ -35,7 +35,8 @@ final class TransportTableTests: XCTestCase {
     }
 
     func testEveryStateAndInputFollowsTheTable() throws {
-        let load = { (i: Int, n: UInt64) in A.load(index: i, request: Self.r(n)) }
+        let load = { (i: Int, n: UInt64) in A.load(index: i, request: Self.r(n), startMs: 0) }
+        let seekLoad = { (i: Int, n: UInt64) in A.load(index: i, request: Self.r(n), startMs: 1500) }
         let table: [(String, Transport.Input, Outcome)] = [
             // play(nil)
             ("idle", .play(index: nil), .to(Self.L(0, 1, true), [load(0, 1)])),
@@ -101,6 +102,14 @@ final class TransportTableTests: XCTestCase {
             ("paused", .prev, .to(Self.L(0, 2, true), [load(0, 2)])),
             ("stopped", .prev, .to(Self.L(0, 2, true), [load(0, 2)])),
             ("playingLast", .prev, .to(Self.L(1, 2, true), [load(1, 2)])),
+            // seek: the same track decoded again from the new position, keeping play/pause
+            ("idle", .seek(toMs: 1500), .rejected(.nothingToControl)),
+            ("loading", .seek(toMs: 1500), .to(Self.L(0, 2, true), [seekLoad(0, 2)])),
+            ("loadingPaused", .seek(toMs: 1500), .to(Self.L(0, 2, false), [seekLoad(0, 2)])),
+            ("playing", .seek(toMs: 1500), .to(Self.L(0, 2, true), [seekLoad(0, 2)])),
+            ("paused", .seek(toMs: 1500), .to(Self.L(0, 2, false), [seekLoad(0, 2)])),
+            ("stopped", .seek(toMs: 1500), .rejected(.nothingToControl)),
+            ("playingLast", .seek(toMs: 1500), .to(Self.L(3, 2, true), [seekLoad(3, 2)])),
             // queueReplaced(start: 1)
             ("idle", .queueReplaced(start: 1), .to(Self.L(1, 1, true), [load(1, 1)])),
             ("loading", .queueReplaced(start: 1), .to(Self.L(1, 2, true), [load(1, 2)])),
@@ -171,7 +180,7 @@ final class TransportTableTests: XCTestCase {
             }
         }
         XCTAssertEqual(covered, Set(setups.keys))
-        XCTAssertEqual(table.count, 7 * 13, "one row per state for each of the 13 input kinds in the table")
+        XCTAssertEqual(table.count, 7 * 14, "one row per state for each of the 14 input kinds in the table")
     }
 
     func testEmptyQueue() throws {

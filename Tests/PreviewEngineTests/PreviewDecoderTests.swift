@@ -6,7 +6,7 @@ import XCTest
 
 final class PreviewDecoderTests: XCTestCase {
     /// Decodes `bytes` completely into a buffer big enough for all of it; returns the events and samples.
-    private func decodeAll(_ bytes: Data, capacitySeconds: Int = 12) -> (events: [PreviewDecoder.Event], samples: [Float]) {
+    private func decodeAll(_ bytes: Data, startMs: Int = 0, capacitySeconds: Int = 12) -> (events: [PreviewDecoder.Event], samples: [Float]) {
         let source = PreviewBytes()
         source.expect(length: bytes.count)
         source.append(bytes)
@@ -14,7 +14,7 @@ final class PreviewDecoderTests: XCTestCase {
         let pcm = PCMBuffer(capacityFrames: PCMFormat.engine.sampleRate * capacitySeconds)
         let events = EventLog()
         let done = DispatchSemaphore(value: 0)
-        let decoder = PreviewDecoder(source: source, output: pcm) { event in
+        let decoder = PreviewDecoder(source: source, output: pcm, startMs: startMs) { event in
             events.append(event)
             if case .ready = event { return }
             done.signal()
@@ -44,6 +44,55 @@ final class PreviewDecoderTests: XCTestCase {
             let middle = m[m.count / 2 ..< m.count / 2 + 4800]
             XCTAssertEqual(detector.dominantTone(in: middle), Double(hz))
         }
+    }
+
+    func testContainerVariantsDecodeToTheirToneAndLength() throws {
+        let detector = ToneDetector(frequencies: Fixtures.toneFrequencies, sampleRate: 48_000)
+        let oneAACFrameAt48k = 1115   // 1024 samples at 44.1 kHz
+        let variants: [(String, Double)] = [
+            ("tone-440-moov-at-end.m4a", 440),   // moov after mdat: the demuxer seeks to the end
+            ("tone-660-fragmented.m4a", 660),    // fragmented MP4 (moof/mdat pairs)
+            ("tone-880-video.m4v", 880),         // a music-video preview: the video track is ignored
+        ]
+        for (name, hz) in variants {
+            let url = Fixtures.directory.appendingPathComponent("previews/\(name)")
+            let (events, samples) = decodeAll(try Data(contentsOf: url))
+            guard case .finished(let frames)? = events.last else { return XCTFail("\(name): \(events)") }
+            XCTAssertEqual(frames, 3 * 48_000, accuracy: oneAACFrameAt48k, name)
+            let m = mono(samples)
+            XCTAssertEqual(detector.dominantTone(in: m[m.count / 2 ..< m.count / 2 + 4800]), hz, name)
+        }
+    }
+
+    func testSeekStartsAtTheExactFrame() throws {
+        let bytes = try Data(contentsOf: Fixtures.tone(440))
+        let (events, samples) = decodeAll(bytes, startMs: 3_000)
+        guard case .finished(let frames)? = events.last else { return XCTFail("\(events)") }
+        XCTAssertEqual(frames, 5 * 48_000, "from 3 s to the end of an 8 s track")
+        // Same samples as a full decode from 3 s on (the preroll makes the decoder warm at the target).
+        let full = decodeAll(bytes).samples
+        let offset = 3 * 48_000 * 2
+        let compared = 48_000 * 2
+        var maxDifference: Float = 0
+        for i in 0..<compared { maxDifference = max(maxDifference, abs(full[offset + i] - samples[i])) }
+        XCTAssertLessThan(maxDifference, 1e-3, "seeked audio differs from the same stretch decoded from the start")
+
+        let (pastEnd, rest) = decodeAll(bytes, startMs: 9_000)
+        XCTAssertTrue(rest.isEmpty)
+        XCTAssertEqual(pastEnd.count, 1, "\(pastEnd)")
+    }
+
+    func testCorruptMiddlePlaysWhatCanBeDecoded() throws {
+        var bytes = [UInt8](try Data(contentsOf: Fixtures.tone(660)))
+        // Overwrite 2 KB in the middle of the media data with garbage.
+        for i in (bytes.count / 2)..<(bytes.count / 2 + 2048) { bytes[i] = UInt8(truncatingIfNeeded: i &* 97) }
+        let (events, samples) = decodeAll(Data(bytes))
+        guard case .finished(let frames)? = events.last else { return XCTFail("\(events)") }
+        XCTAssertGreaterThan(frames, 7 * 48_000, "most of the track should still play")
+        let detector = ToneDetector(frequencies: Fixtures.toneFrequencies, sampleRate: 48_000)
+        let m = mono(samples)
+        XCTAssertEqual(detector.dominantTone(in: m[48_000 ..< 52_800]), 660)
+        XCTAssertLessThanOrEqual(m.map(abs).max() ?? 0, 1.0, "no noise bursts beyond full scale")
     }
 
     func testGarbageIsATypedErrorNotACrash() {

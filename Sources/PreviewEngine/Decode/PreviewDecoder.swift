@@ -18,15 +18,18 @@ public final class PreviewDecoder: @unchecked Sendable {
 
     /// Where PCM goes; its cancellation flag also cancels this decoder.
     public let output: PCMBuffer
+    /// Where in the track the first frame written starts.
+    public let startMs: Int
     private let source: PreviewBytes
     private let onEvent: @Sendable (Event) -> Void
     /// Consecutive packets the decoder may reject (corrupt bytes) before the file is given up.
     private let maxConsecutiveBadPackets = 32
 
-    /// A decoder of `source` into `output`; call `start()` to begin.
-    public init(source: PreviewBytes, output: PCMBuffer, onEvent: @escaping @Sendable (Event) -> Void) {
+    /// A decoder of `source` into `output` from `startMs` on; call `start()` to begin.
+    public init(source: PreviewBytes, output: PCMBuffer, startMs: Int = 0, onEvent: @escaping @Sendable (Event) -> Void) {
         self.source = source
         self.output = output
+        self.startMs = max(0, startMs)
         self.onEvent = onEvent
     }
 
@@ -37,10 +40,11 @@ public final class PreviewDecoder: @unchecked Sendable {
         thread.start()
     }
 
-    /// Stops the decoder at its next read, wait or packet; a blocked read returns at once.
+    /// Stops the decoder at its next read, wait or packet; a blocked read returns at once. The
+    /// download is not touched: another decoder (a seek) may read the same bytes.
     public func cancel() {
         output.cancellation.cancel()
-        source.cancel()
+        source.wakeReaders()
     }
 
     private func run() {
@@ -71,12 +75,26 @@ public final class PreviewDecoder: @unchecked Sendable {
 
         // The stream's duration is the edit list's: the real audio without priming or end padding.
         // The decoder drops the priming (skip_samples); stopping at this length drops the padding.
-        let exactFrames = Self.frames(of: stream, at: output.format.sampleRate)
+        let rate = output.format.sampleRate
+        let exactFrames = Self.frames(of: stream, at: rate)
+        // Frame-accurate seek: demux from a little before the target (AAC needs the previous frame to
+        // overlap with), decode, and drop what comes before the target sample.
+        let startFrame = startMs * rate / 1000
+        var position: Int? = 0          // output frame index of the next converted frame; nil: from pts
+        if startFrame > 0 {
+            try seek(input, stream: stream, toMs: max(0, startMs - Self.seekPrerollMs))
+            avcodec_flush_buffers(decoder.context)
+            position = nil
+        }
         var announced = false
         func emit(_ converted: Int) throws(DecodeError) {
-            let frames = min(converted, exactFrames.map { $0 - produced } ?? converted)
+            guard let at = position else { return }
+            position = at + converted
+            let skip = min(converted, max(0, startFrame - at))
+            let end = min(at + converted, exactFrames ?? Int.max)
+            let frames = end - (at + skip)
             guard frames > 0 else { return }
-            guard output.write(resampler.scratch, frames: frames) else { throw .cancelled }
+            guard output.write(resampler.scratch + skip * output.format.channels, frames: frames) else { throw .cancelled }
             produced += frames
             if !announced {
                 announced = true
@@ -88,6 +106,9 @@ public final class PreviewDecoder: @unchecked Sendable {
                 let got: Bool
                 do { got = try decoder.receive(into: frame) } catch { throw .ffmpeg(error) }
                 guard got else { return }
+                if position == nil {   // first frame after a seek: place it by its timestamp
+                    position = Self.outputFrame(of: frame, in: stream, at: rate) ?? startFrame
+                }
                 let converted: Int
                 do { converted = try resampler.convert(frame) } catch { throw .ffmpeg(error) }
                 try emit(converted)
@@ -130,6 +151,24 @@ public final class PreviewDecoder: @unchecked Sendable {
         do { tail = try resampler.convert(nil) } catch { throw .ffmpeg(error) }
         try emit(tail)
         guard produced > 0 else { throw .noAudio }
+    }
+
+    /// How far before a seek target demuxing starts, so the decoder is warm at the target.
+    static let seekPrerollMs = 100
+
+    private func seek(_ input: FormatInput, stream: UnsafeMutablePointer<AVStream>, toMs ms: Int) throws(DecodeError) {
+        let base = stream.pointee.time_base
+        let target = av_rescale(Int64(ms), Int64(base.den), Int64(base.num) * 1000)
+        let result = avformat_seek_file(input.context, stream.pointee.index, Int64.min, target, target, 0)
+        guard result >= 0 else { throw input.failure(result, "avformat_seek_file") }
+    }
+
+    /// The output frame index where `frame` starts, from its timestamp.
+    static func outputFrame(of frame: Frame, in stream: UnsafeMutablePointer<AVStream>, at rate: Int) -> Int? {
+        let pts = frame.pointer.pointee.best_effort_timestamp
+        guard pts != cff_AV_NOPTS_VALUE() else { return nil }
+        let base = stream.pointee.time_base
+        return Int(av_rescale(pts, Int64(rate) * Int64(base.num), Int64(base.den)))
     }
 
     /// The stream's stated duration in frames at `rate`, if it states one.

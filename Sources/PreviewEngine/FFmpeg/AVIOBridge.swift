@@ -9,6 +9,7 @@ final class AVIOBridge {
     /// The AVIOContext to hand to the format context (borrowed by it, owned here).
     private(set) var context: UnsafeMutablePointer<AVIOContext>
     private let source: PreviewBytes
+    private let cancellation: CancellationFlag
     private var position = 0
     /// The fetch error that ended the last read, for the decoder to report instead of FFmpeg's code.
     private(set) var lastFetchError: FetchError?
@@ -16,8 +17,9 @@ final class AVIOBridge {
     /// Size of the AVIO buffer: small, so the first packets are parsed as soon as they arrive.
     static let bufferSize = 16 * 1024
 
-    init(source: PreviewBytes) throws(FFmpegError) {
+    init(source: PreviewBytes, cancellation: CancellationFlag) throws(FFmpegError) {
         self.source = source
+        self.cancellation = cancellation
         guard let buffer = av_malloc(Self.bufferSize) else {
             throw FFmpegError(code: cff_AVERROR(ENOMEM), function: "av_malloc")
         }
@@ -40,7 +42,7 @@ final class AVIOBridge {
     }
 
     fileprivate func read(_ buffer: UnsafeMutablePointer<UInt8>, _ size: Int32) -> Int32 {
-        switch source.read(into: buffer, at: position, maxLength: Int(size)) {
+        switch source.read(into: buffer, at: position, maxLength: Int(size), cancellation: cancellation) {
         case .bytes(let n):
             position += n
             return Int32(n)

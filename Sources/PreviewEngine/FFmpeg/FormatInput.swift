@@ -15,7 +15,7 @@ final class FormatInput {
     /// Opens the container in `source`; reads only the header (moov), not the media.
     init(source: PreviewBytes, cancellation: CancellationFlag) throws(DecodeError) {
         self.cancellation = cancellation
-        do { io = try AVIOBridge(source: source) } catch { throw .ffmpeg(error) }
+        do { io = try AVIOBridge(source: source, cancellation: cancellation) } catch { throw .ffmpeg(error) }
         guard let allocated = avformat_alloc_context() else {
             throw .ffmpeg(FFmpegError(code: cff_AVERROR(ENOMEM), function: "avformat_alloc_context"))
         }

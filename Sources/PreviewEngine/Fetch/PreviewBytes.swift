@@ -87,10 +87,13 @@ public final class PreviewBytes: @unchecked Sendable {
     // MARK: Consumer (the decoder's AVIO bridge)
 
     /// Copies up to `maxLength` bytes from `offset` into `destination`, waiting for them to arrive.
-    public func read(into destination: UnsafeMutableRawPointer, at offset: Int, maxLength: Int) -> ReadOutcome {
+    /// A raised `cancellation` ends the wait of this reader only (the download goes on for others).
+    public func read(into destination: UnsafeMutableRawPointer, at offset: Int, maxLength: Int,
+                     cancellation: CancellationFlag? = nil) -> ReadOutcome {
         condition.lock(); defer { condition.unlock() }
         while true {
             if let failure { return .failed(failure) }
+            if cancellation?.isCancelled == true { return .failed(.cancelled) }
             if offset < count {
                 let n = min(maxLength, count - offset)
                 destination.copyMemory(from: storage.baseAddress! + offset, byteCount: n)
@@ -100,6 +103,12 @@ public final class PreviewBytes: @unchecked Sendable {
             // Woken by append/finish/fail; the timeout only bounds a lost wake-up.
             _ = condition.wait(until: Date(timeIntervalSinceNow: 0.5))
         }
+    }
+
+    /// Wakes every waiting reader so each can look at its cancellation flag.
+    public func wakeReaders() {
+        condition.lock(); defer { condition.unlock() }
+        condition.broadcast()
     }
 
     /// The body's total length when known: announced by the server, or counted once complete.

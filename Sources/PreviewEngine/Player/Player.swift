@@ -14,6 +14,7 @@ public actor Player {
     private var queue = PlayQueue()
     private var transport = Transport()
     private var current: PreviewSlot?
+    private var download: (index: Int, download: PreviewDownload)?   // the current track's bytes
     private var durationMs: [RequestID: Int] = [:]
     private var lastError: String?
 
@@ -60,6 +61,7 @@ public actor Player {
         case .stop: try apply(.stop)
         case .next: try apply(.next)
         case .prev: try apply(.prev)
+        case .seek(let target): try seek(target)
         case .status: break
         case .queue: return try JSONValue(encoding: QueueReport(index: transport.index, items: queue.items))
         }
@@ -71,9 +73,9 @@ public actor Player {
         let index = transport.index
         let request = transport.currentRequest
         var position = 0
-        if let request, current?.request == request,
-           transport.playbackState == .playing || transport.playbackState == .paused {
-            position = sink.format.milliseconds(frames: sink.playedFrames)
+        if let request, let slot = current, slot.request == request {
+            let heard = transport.playbackState == .loading ? 0 : sink.format.milliseconds(frames: sink.playedFrames)
+            position = slot.startMs + heard
         }
         let item = index.flatMap { queue[safe: $0] }
         return StatusReport(state: transport.playbackState, index: index, positionMs: position,
@@ -85,6 +87,8 @@ public actor Player {
     public func shutdown() {
         current?.cancel()
         current = nil
+        download?.download.cancel()
+        download = nil
         sink.stop()
         fetcher.shutdown()
     }
@@ -111,6 +115,21 @@ public actor Player {
         try apply(.queueReplaced(start: 0))
     }
 
+    private func seek(_ target: SeekTarget) throws {
+        guard let request = transport.currentRequest else { throw ControlError(.rejected, "nothing is playing") }
+        let targetMs: Int
+        switch target {
+        case .absolute(let ms): targetMs = ms
+        case .relative(let delta): targetMs = status().positionMs + delta
+        }
+        // Past the end is the next track, as when the track ends by itself.
+        if let duration = durationMs[request], targetMs >= duration {
+            try apply(.next)
+            return
+        }
+        try apply(.seek(toMs: max(0, targetMs)))
+    }
+
     // MARK: Transport
 
     private func apply(_ input: Transport.Input) throws {
@@ -125,12 +144,19 @@ public actor Player {
 
     private func perform(_ action: Transport.Action) {
         switch action {
-        case .load(let index, let request):
+        case .load(let index, let request, let startMs):
             current?.cancel()
             current = nil
             guard let url = queue[safe: index]?.track.fetchablePreviewURL else { return }
-            log(.info, "loading \(index): \(TerminalText.sanitized(queue.items[index].track.displayName)) \(request)")
-            current = PreviewSlot(request: request, index: index, url: url, fetcher: fetcher, policy: policy,
+            // A seek or a replay of the same track reads the bytes already downloaded.
+            if let kept = download, kept.index != index || kept.download.url != url || kept.download.hasFailed {
+                kept.download.cancel()
+                download = nil
+            }
+            let bytes = download?.download ?? PreviewDownload(url: url, fetcher: fetcher, policy: policy)
+            download = (index, bytes)
+            log(.info, "loading \(index) at \(startMs) ms: \(TerminalText.sanitized(queue.items[index].track.displayName)) \(request)")
+            current = PreviewSlot(request: request, index: index, startMs: startMs, download: bytes, policy: policy,
                                   format: sink.format) { [weak self] request, event in
                 Task { await self?.decoderEvent(event, for: request) }
             }
@@ -148,6 +174,8 @@ public actor Player {
             sink.stop()
             current?.cancel()
             current = nil
+            download?.download.cancel()
+            download = nil
         case .markFailed(let index, let message):
             queue.markFailed(index, message: message)
             lastError = "track \(index): \(message)"
@@ -161,10 +189,10 @@ public actor Player {
         guard request == transport.currentRequest else { return }   // a load that is no longer current
         switch event {
         case .ready(let containerMs):
-            if let containerMs { durationMs[request] = containerMs }
+            if let containerMs, durationMs[request] == nil { durationMs[request] = containerMs }
             try? apply(.trackReady(request))
         case .finished(let frames):
-            durationMs[request] = sink.format.milliseconds(frames: frames)
+            durationMs[request] = (current?.startMs ?? 0) + sink.format.milliseconds(frames: frames)
         case .failed(.cancelled, _):
             break
         case .failed(let error, let framesBefore):
@@ -173,7 +201,7 @@ public actor Player {
             } else {
                 // Corrupt or cut off after good audio: what was decoded plays, then the track ends.
                 log(.warning, "track stopped early: \(error.message)")
-                durationMs[request] = sink.format.milliseconds(frames: framesBefore)
+                durationMs[request] = (current?.startMs ?? 0) + sink.format.milliseconds(frames: framesBefore)
             }
         }
         durationMs = durationMs.filter { $0.key == request }
