@@ -1,0 +1,25 @@
+// swift-tools-version:6.1
+import PackageDescription
+
+// previewd's benchmarks: their own package so the main package depends on swift-argument-parser only.
+let package = Package(
+    name: "previewd-benchmarks",
+    platforms: [.macOS(.v15)],
+    dependencies: [
+        .package(name: "previewd", path: ".."),
+        .package(url: "https://github.com/ordo-one/package-benchmark", from: "1.38.0", traits: ["MallocInterposer"]),
+    ],
+    targets: [
+        .executableTarget(
+            name: "DecodeBenchmarks",
+            dependencies: [
+                .product(name: "Benchmark", package: "package-benchmark"),
+                .product(name: "PreviewEngine", package: "previewd"),
+                .product(name: "PreviewCore", package: "previewd"),
+            ],
+            path: "Benchmarks/DecodeBenchmarks",
+            swiftSettings: [.swiftLanguageMode(.v5)],
+            plugins: [.plugin(name: "BenchmarkPlugin", package: "package-benchmark")]
+        ),
+    ]
+)
