@@ -21,5 +21,15 @@ let package = Package(
             swiftSettings: [.swiftLanguageMode(.v5)],
             plugins: [.plugin(name: "BenchmarkPlugin", package: "package-benchmark")]
         ),
+        // A command-line decoder for scripts/bench-compare: previewd's decode path, timed in-process.
+        .executableTarget(
+            name: "decode-clip",
+            dependencies: [
+                .product(name: "PreviewEngine", package: "previewd"),
+                .product(name: "PreviewCore", package: "previewd"),
+            ],
+            path: "Tools/decode-clip",
+            swiftSettings: [.swiftLanguageMode(.v5)]
+        ),
     ]
 )

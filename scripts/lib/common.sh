@@ -69,3 +69,15 @@ stop_private_pulse() {
   [ -n "$PREVIEWD_PULSE_DIR" ] && rm -rf "$PREVIEWD_PULSE_DIR"
   PREVIEWD_PULSE_DIR=""
 }
+
+# The 30-second clip the benchmarks decode: 44.1 kHz stereo AAC at 256 kbps, like an iTunes preview,
+# with a 440 Hz tone on the left and 660 Hz on the right. Made once, kept out of git.
+PREVIEWD_BENCH_CLIP="$(pwd)/Benchmarks/.build-fixtures/clip-30s-256k.m4a"
+make_bench_clip() {
+  [ -s "$PREVIEWD_BENCH_CLIP" ] && return 0
+  mkdir -p "$(dirname "$PREVIEWD_BENCH_CLIP")"
+  ffmpeg -nostdin -loglevel error -y -f lavfi -i "sine=frequency=440:sample_rate=44100:duration=30" \
+    -f lavfi -i "sine=frequency=660:sample_rate=44100:duration=30" \
+    -filter_complex "[0:a][1:a]join=inputs=2:channel_layout=stereo[a]" -map "[a]" \
+    -c:a aac -b:a 256k -movflags +faststart "$PREVIEWD_BENCH_CLIP"
+}
