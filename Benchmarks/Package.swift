@@ -7,19 +7,19 @@ let package = Package(
     platforms: [.macOS(.v15)],
     dependencies: [
         .package(name: "previewd", path: ".."),
-        .package(url: "https://github.com/ordo-one/package-benchmark", from: "1.38.0", traits: ["MallocInterposer"]),
+        .package(url: "https://github.com/ordo-one/benchmark", from: "1.38.0", traits: ["MallocInterposer"]),
     ],
     targets: [
         .executableTarget(
             name: "DecodeBenchmarks",
             dependencies: [
-                .product(name: "Benchmark", package: "package-benchmark"),
+                .product(name: "Benchmark", package: "benchmark"),
                 .product(name: "PreviewEngine", package: "previewd"),
                 .product(name: "PreviewCore", package: "previewd"),
             ],
             path: "Benchmarks/DecodeBenchmarks",
             swiftSettings: [.swiftLanguageMode(.v5)],
-            plugins: [.plugin(name: "BenchmarkPlugin", package: "package-benchmark")]
+            plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
         ),
         // A command-line decoder for scripts/bench-compare: previewd's decode path, timed in-process.
         .executableTarget(
