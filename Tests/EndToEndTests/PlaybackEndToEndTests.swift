@@ -148,6 +148,19 @@ final class PlaybackEndToEndTests: XCTestCase {
         XCTAssertTrue(daemon.isRunning)
     }
 
+    func testUndecodablePreviewIsSkippedWithFFmpegsReason() throws {
+        // The first preview answers 200 with an HTML page: a decode error, not an HTTP one.
+        standIn.setFault(.html, forPathPrefix: "/previews/tone-440")
+        let mark = recorder.sampleCount
+        XCTAssertEqual(try daemon.ctl("search", "sine waves").status, 0)
+        expectTone(660, after: mark, "the next track after the undecodable one")
+        XCTAssertFalse(recorder.toneSequence(after: mark).contains(440), "nothing of the broken one is heard")
+        let queue = try JSONDecoder().decode(QueueReport.self, from: Data(try daemon.ctl("--json", "queue").stdout.utf8))
+        let failure = try XCTUnwrap(queue.items[0].failure)
+        XCTAssertTrue(failure.contains("not a playable preview"), failure)
+        XCTAssertEqual(queue.index, 1)
+    }
+
     func testNoResultsAndCatalogDownAreClearErrorsAndLoseNothing() throws {
         let mark = recorder.sampleCount
         XCTAssertEqual(try daemon.ctl("search", "sine waves").status, 0)

@@ -110,6 +110,12 @@ final class PreviewDecoderTests: XCTestCase {
         }
     }
 
+    func testAFileWithoutAudioIsNoAudioStream() throws {
+        let (events, samples) = decodeAll(try Data(contentsOf: Fixtures.directory.appendingPathComponent("previews/video-only.m4v")))
+        XCTAssertEqual(events, [.failed(.noAudioStream, framesBefore: 0)])
+        XCTAssertTrue(samples.isEmpty)
+    }
+
     func testTruncatedFilePlaysWhatArrived() throws {
         let whole = try Data(contentsOf: Fixtures.tone(440))
         let (events, _) = decodeAll(whole.prefix(whole.count / 2))
