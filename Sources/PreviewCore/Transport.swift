@@ -38,6 +38,20 @@ public struct Transport: Equatable, Sendable {
         case trackFailed(RequestID, String)
         /// The output has played all of the load `request`'s audio.
         case trackEnded(RequestID)
+        /// Items were added at the end of the queue.
+        case queueAppended
+        /// The output ran dry while `request` was still arriving (a slow network).
+        case underrun(RequestID)
+        /// Audio of `request` flows again after an underrun.
+        case refilled(RequestID)
+        /// The audio output went away (server killed, sink removed).
+        case outputLost
+        /// The output is back; what was heard of the current track reached `positionMs`.
+        case outputBack(positionMs: Int)
+        /// What happens at the end of a track and of the queue.
+        case setRepeat(RepeatMode)
+        /// Shuffle the play order (the current track stays current), or go back to the queue's order.
+        case setShuffle(Bool, seed: UInt64)
     }
 
     /// What the engine must do.
@@ -80,7 +94,16 @@ public struct Transport: Equatable, Sendable {
 
     /// The current state.
     public private(set) var state: State = .idle
+    /// End-of-track and end-of-queue behaviour.
+    public private(set) var repeatMode = RepeatMode.off
+    /// The order tracks play in.
+    public private(set) var order = PlayOrder()
+    /// True while the output is gone; the state is kept and resumes when it is back.
+    public private(set) var outputLost = false
+    /// True while the current track's audio is late (the output ran dry).
+    public private(set) var buffering = false
     private var lastRequest: UInt64 = 0
+    private var seed: UInt64 = 0x5EED
 
     /// A transport in `idle`.
     public init() {}
@@ -115,6 +138,7 @@ public struct Transport: Equatable, Sendable {
 
     /// Applies `input` given the queue as it is now; returns the actions to carry out in order.
     public mutating func handle(_ input: Input, queue: PlayQueue) throws(Rejection) -> [Action] {
+        if order.indices.count != queue.count, !isQueueChange(input) { order.extend(to: queue.count, seed: nextSeed()) }
         switch input {
         case .play(let requested):
             if let i = requested {
@@ -124,7 +148,7 @@ public struct Transport: Equatable, Sendable {
             switch state {
             case .paused, .loading: return try handle(.resume, queue: queue)
             case .playing: return []
-            case .idle, .stopped(nil): return try start(from: 0, queue: queue)
+            case .idle, .stopped(nil): return try start(from: order.indices.first ?? 0, queue: queue)
             case .stopped(let i?):
                 if queue[safe: i]?.isPlayable == true { return load(i, autoplay: true) }
                 return try start(from: i, queue: queue)
@@ -163,16 +187,13 @@ public struct Transport: Equatable, Sendable {
 
         case .next:
             guard !queue.isEmpty else { throw .emptyQueue }
-            let from = index ?? -1
-            if let n = queue.nextPlayable(after: from) { return load(n, autoplay: true) }
+            if let n = order.after(index, in: queue, wrap: repeatMode == .all) { return load(n, autoplay: true) }
             return stopAtEnd()
 
         case .prev:
             guard !queue.isEmpty else { throw .emptyQueue }
-            let from = index ?? 0
-            if let p = queue.previousPlayable(before: from) { return load(p, autoplay: true) }
-            if queue[safe: from]?.isPlayable == true { return load(from, autoplay: true) }
-            return try start(from: 0, queue: queue)
+            if let p = previous(in: queue) { return load(p, autoplay: true) }
+            return try start(from: order.indices.first ?? 0, queue: queue)
 
         case .seek(let ms):
             switch state {
@@ -183,7 +204,9 @@ public struct Transport: Equatable, Sendable {
             }
 
         case .queueReplaced(let start):
-            if let i = queue.firstPlayable(from: start) { return load(i, autoplay: true) }
+            let first = queue.firstPlayable(from: start)
+            order = order.isShuffled ? .shuffled(count: queue.count, first: first, seed: nextSeed()) : PlayOrder(count: queue.count)
+            if let i = first { return load(i, autoplay: true) }
             let wasActive = currentRequest != nil
             state = queue.isEmpty ? .idle : .stopped(index: nil)
             return wasActive ? [.stopOutput] : []
@@ -198,17 +221,80 @@ public struct Transport: Equatable, Sendable {
             var marked = queue
             marked.markFailed(i, message: message)
             let failed: [Action] = [.markFailed(index: i, message: message)]
-            if let n = marked.nextPlayable(after: i) { return failed + load(n, autoplay: true) }
+            if let n = order.after(i, in: marked, wrap: repeatMode == .all) { return failed + load(n, autoplay: true) }
             return failed + stopAtEnd()
 
         case .trackEnded(let r):
-            guard case .playing(let i, r) = state else { return [] }
-            if let n = queue.nextPlayable(after: i) { return load(n, autoplay: true) }
+            guard case .playing(_, r) = state else { return [] }
+            if let n = upcoming(in: queue) { return load(n, autoplay: true) }
             return stopAtEnd()
+
+        case .queueAppended:
+            order.extend(to: queue.count, seed: nextSeed())
+            return []
+
+        case .underrun(let r):
+            if currentRequest == r { buffering = true }
+            return []
+
+        case .refilled(let r):
+            if currentRequest == r { buffering = false }
+            return []
+
+        case .outputLost:
+            outputLost = true
+            return []
+
+        case .outputBack(let positionMs):
+            guard outputLost else { return [] }
+            outputLost = false
+            switch state {   // the sound stopped at positionMs: go on from there
+            case .playing(let i, _): return load(i, autoplay: true, startMs: positionMs)
+            case .paused(let i, _): return load(i, autoplay: false, startMs: positionMs)
+            case .idle, .loading, .stopped: return []
+            }
+
+        case .setRepeat(let mode):
+            repeatMode = mode
+            return []
+
+        case .setShuffle(let on, let newSeed):
+            seed = newSeed
+            order = on ? .shuffled(count: queue.count, first: index, seed: nextSeed()) : PlayOrder(count: queue.count)
+            return []
         }
     }
 
+    /// What plays when the current track ends: the same one (repeat one), the next in play order,
+    /// or the first again (repeat all); nil when playback stops. The player prefetches it.
+    public func upcoming(in queue: PlayQueue) -> Int? {
+        guard let i = index else { return order.after(nil, in: queue, wrap: false) }
+        if repeatMode == .one, queue[safe: i]?.isPlayable == true { return i }
+        return order.after(i, in: queue, wrap: repeatMode == .all)
+    }
+
+    /// What `prev` plays: the previous playable track in play order, else the current one again.
+    public func previous(in queue: PlayQueue) -> Int? {
+        let from = index ?? order.indices.first ?? 0
+        if let p = order.before(from, in: queue) { return p }
+        return queue[safe: from]?.isPlayable == true ? from : nil
+    }
+
+    private func isQueueChange(_ input: Input) -> Bool {
+        switch input {
+        case .queueReplaced, .queueAppended, .setShuffle: return true
+        default: return false
+        }
+    }
+
+    private mutating func nextSeed() -> UInt64 {
+        var rng = SplitMix64(seed: seed &+ lastRequest)
+        seed = rng.next()
+        return seed
+    }
+
     private mutating func load(_ index: Int, autoplay: Bool, startMs: Int = 0) -> [Action] {
+        buffering = false
         lastRequest += 1
         let r = RequestID(lastRequest)
         state = .loading(index: index, request: r, autoplay: autoplay)
@@ -217,13 +303,12 @@ public struct Transport: Equatable, Sendable {
 
     private mutating func start(from index: Int, queue: PlayQueue) throws(Rejection) -> [Action] {
         guard !queue.isEmpty else { throw .emptyQueue }
-        guard let i = queue.firstPlayable(from: index) ?? queue.firstPlayable(from: 0) else {
-            throw .notPlayable(index)
-        }
+        guard let i = order.first(from: index, in: queue) else { throw .notPlayable(index) }
         return load(i, autoplay: true)
     }
 
     private mutating func stopAtEnd() -> [Action] {
+        buffering = false
         let wasActive = currentRequest != nil
         state = .stopped(index: index)
         return wasActive ? [.stopOutput] : []

@@ -1,0 +1,82 @@
+/// The order the queue is played in: the queue's own order, or a shuffled permutation of it that
+/// `prev` walks back through. A value type; shuffling is seeded so tests can predict it.
+public struct PlayOrder: Equatable, Sendable {
+    /// Queue indices in play order.
+    public private(set) var indices: [Int]
+    /// True when `indices` is a shuffle.
+    public private(set) var isShuffled: Bool
+
+    /// The queue's own order for `count` items.
+    public init(count: Int = 0) {
+        indices = Array(0..<count)
+        isShuffled = false
+    }
+
+    /// A shuffled order of `count` items that starts with `first` (when given), from `seed`.
+    public static func shuffled(count: Int, first: Int?, seed: UInt64) -> PlayOrder {
+        var order = PlayOrder(count: count)
+        order.isShuffled = true
+        var rest = order.indices.filter { $0 != first }
+        var rng = SplitMix64(seed: seed)
+        rest.shuffle(using: &rng)
+        order.indices = (first.map { [$0] } ?? []) + rest
+        return order
+    }
+
+    /// Extends the order to cover `count` items: new items go at the end, shuffled among themselves
+    /// when the order is shuffled.
+    public mutating func extend(to count: Int, seed: UInt64) {
+        guard count > indices.count else { return }
+        var added = Array(indices.count..<count)
+        if isShuffled {
+            var rng = SplitMix64(seed: seed)
+            added.shuffle(using: &rng)
+        }
+        indices += added
+    }
+
+    /// The next playable index after `index` in play order, wrapping to the start when `wrap`.
+    public func after(_ index: Int?, in queue: PlayQueue, wrap: Bool) -> Int? {
+        let position = index.flatMap { indices.firstIndex(of: $0) } ?? -1
+        if let hit = indices[(position + 1)...].first(where: { queue[safe: $0]?.isPlayable == true }) { return hit }
+        guard wrap else { return nil }
+        return indices[...max(-1, position)].first { queue[safe: $0]?.isPlayable == true }
+    }
+
+    /// The nearest playable index before `index` in play order.
+    public func before(_ index: Int, in queue: PlayQueue) -> Int? {
+        guard let position = indices.firstIndex(of: index), position > 0 else { return nil }
+        return indices[..<position].last { queue[safe: $0]?.isPlayable == true }
+    }
+
+    /// The first playable index in play order at or after queue index `start`'s place.
+    public func first(from start: Int, in queue: PlayQueue) -> Int? {
+        let position = indices.firstIndex(of: start) ?? 0
+        return indices[position...].first { queue[safe: $0]?.isPlayable == true }
+            ?? indices.first { queue[safe: $0]?.isPlayable == true }
+    }
+}
+
+/// A small seeded generator (SplitMix64), so a shuffle is reproducible from its seed.
+public struct SplitMix64: RandomNumberGenerator, Sendable {
+    private var state: UInt64
+    /// A generator starting at `seed`.
+    public init(seed: UInt64) { state = seed }
+    public mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}
+
+/// What happens at the end of a track and of the queue.
+public enum RepeatMode: String, Codable, Sendable, CaseIterable {
+    /// Stop after the last track.
+    case off
+    /// Play the current track again (an explicit `next` still moves on).
+    case one
+    /// Start over after the last track.
+    case all
+}
