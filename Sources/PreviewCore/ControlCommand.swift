@@ -16,6 +16,14 @@ public enum ControlCommand: Equatable, Sendable {
     case prev
     /// Move within the current track.
     case seek(SeekTarget)
+    /// Set or change the volume (0–100); nil only reports it.
+    case volume(VolumeChange?)
+    /// Mute or unmute; nil toggles.
+    case mute(Bool?)
+    /// End-of-track and end-of-queue behaviour.
+    case setRepeat(RepeatMode)
+    /// Shuffle the play order or not.
+    case setShuffle(Bool)
     /// State, position and the current track.
     case status
     /// The queue with its current and failed items.
@@ -63,6 +71,28 @@ public enum ControlCommand: Equatable, Sendable {
             } else {
                 throw ControlError(.badArgument, "seek needs \"position\" (seconds) or \"delta\" (± seconds)")
             }
+        case "volume":
+            if let level = try Self.int(args, "level") {
+                guard (0...100).contains(level) else { throw ControlError(.badArgument, "volume level must be 0–100 (got \(level))") }
+                self = .volume(.set(level))
+            } else if let delta = try Self.int(args, "delta") {
+                guard (-100...100).contains(delta) else { throw ControlError(.badArgument, "volume delta must be -100–100") }
+                self = .volume(.by(delta))
+            } else {
+                self = .volume(nil)
+            }
+        case "mute":
+            guard let on = args["on"], on != .null else { self = .mute(nil); break }
+            guard let value = on.boolValue else { throw ControlError(.badArgument, "\"on\" must be true or false") }
+            self = .mute(value)
+        case "repeat":
+            guard let mode = args["mode"]?.stringValue.flatMap(RepeatMode.init(rawValue:)) else {
+                throw ControlError(.badArgument, "repeat needs \"mode\": \"off\", \"one\" or \"all\"")
+            }
+            self = .setRepeat(mode)
+        case "shuffle":
+            guard let on = args["on"]?.boolValue else { throw ControlError(.badArgument, "shuffle needs \"on\": true or false") }
+            self = .setShuffle(on)
         case "status": self = .status
         case "queue": self = .queue
         default:
@@ -88,6 +118,12 @@ public enum ControlCommand: Equatable, Sendable {
             return ControlRequest(id: id, cmd: "seek", args: ["position": .number(Double(ms) / 1000)])
         case .seek(.relative(let ms)):
             return ControlRequest(id: id, cmd: "seek", args: ["delta": .number(Double(ms) / 1000)])
+        case .volume(nil): return ControlRequest(id: id, cmd: "volume")
+        case .volume(.set(let level)?): return ControlRequest(id: id, cmd: "volume", args: ["level": .number(Double(level))])
+        case .volume(.by(let delta)?): return ControlRequest(id: id, cmd: "volume", args: ["delta": .number(Double(delta))])
+        case .mute(let on): return ControlRequest(id: id, cmd: "mute", args: on.map { ["on": .bool($0)] })
+        case .setRepeat(let mode): return ControlRequest(id: id, cmd: "repeat", args: ["mode": .string(mode.rawValue)])
+        case .setShuffle(let on): return ControlRequest(id: id, cmd: "shuffle", args: ["on": .bool(on)])
         case .status: return ControlRequest(id: id, cmd: "status")
         case .queue: return ControlRequest(id: id, cmd: "queue")
         }
@@ -123,5 +159,23 @@ public enum SeekTarget: Equatable, Sendable {
         guard seconds < 86_400 else { return nil }
         let ms = Int((seconds * 1000).rounded())
         self = relative ? .relative(ms: sign == "-" ? -ms : ms) : .absolute(ms: ms)
+    }
+}
+
+/// A volume command: to a level, or by a step.
+public enum VolumeChange: Equatable, Sendable {
+    /// To this level, 0–100.
+    case set(Int)
+    /// By this much (negative: down); the result is clamped to 0–100.
+    case by(Int)
+
+    /// Parses previewctl's forms: `N`, `+N`, `-N`.
+    public init?(_ text: String) {
+        guard let first = text.first, let n = Int(text.dropFirst(first == "+" || first == "-" ? 1 : 0)), n <= 100 else { return nil }
+        switch first {
+        case "+": self = .by(n)
+        case "-": self = .by(-n)
+        default: self = .set(n)
+        }
     }
 }

@@ -16,9 +16,40 @@ public struct StatusReport: Codable, Equatable, Sendable {
     public var error: String?
     /// The audio output: "ok", or the reason it is not.
     public var output: String
+    /// True while the current track's audio is late (a slow network); playback goes on when it comes.
+    public var buffering: Bool = false
+    /// Stream volume, 0–100.
+    public var volume: Int = 100
+    /// True when muted.
+    public var muted: Bool = false
+    /// off, one or all.
+    public var `repeat`: RepeatMode = .off
+    /// True when the play order is shuffled.
+    public var shuffle: Bool = false
+    /// The tracks held in memory: the current one and the prefetched neighbours.
+    public var slots: [SlotReport] = []
 
     private enum CodingKeys: String, CodingKey {
         case state, index, positionMs, durationMs, queueLength, track, error, output
+        case buffering, volume, muted, `repeat`, shuffle, slots
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        state = try c.decode(PlaybackState.self, forKey: .state)
+        index = try c.decodeIfPresent(Int.self, forKey: .index)
+        positionMs = try c.decode(Int.self, forKey: .positionMs)
+        durationMs = try c.decodeIfPresent(Int.self, forKey: .durationMs)
+        queueLength = try c.decode(Int.self, forKey: .queueLength)
+        track = try c.decodeIfPresent(Track.self, forKey: .track)
+        error = try c.decodeIfPresent(String.self, forKey: .error)
+        output = try c.decode(String.self, forKey: .output)
+        buffering = try c.decodeIfPresent(Bool.self, forKey: .buffering) ?? false
+        volume = try c.decodeIfPresent(Int.self, forKey: .volume) ?? 100
+        muted = try c.decodeIfPresent(Bool.self, forKey: .muted) ?? false
+        `repeat` = try c.decodeIfPresent(RepeatMode.self, forKey: .repeat) ?? .off
+        shuffle = try c.decodeIfPresent(Bool.self, forKey: .shuffle) ?? false
+        slots = try c.decodeIfPresent([SlotReport].self, forKey: .slots) ?? []
     }
 
     /// Encodes every key, absent values as `null`, so clients can rely on the keys being there.
@@ -32,6 +63,12 @@ public struct StatusReport: Codable, Equatable, Sendable {
         try c.encode(track, forKey: .track)
         try c.encode(error, forKey: .error)
         try c.encode(output, forKey: .output)
+        try c.encode(buffering, forKey: .buffering)
+        try c.encode(volume, forKey: .volume)
+        try c.encode(muted, forKey: .muted)
+        try c.encode(`repeat`, forKey: .repeat)
+        try c.encode(shuffle, forKey: .shuffle)
+        try c.encode(slots, forKey: .slots)
     }
 
     /// A report with every field given.

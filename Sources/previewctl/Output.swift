@@ -39,6 +39,11 @@ enum Output {
             if !by.isEmpty { lines.append("  " + by) }
             lines.append("  \(clock(s.positionMs)) / \(clock(s.durationMs))")
         }
+        var modes = ["volume \(s.volume)%" + (s.muted ? " (muted)" : "")]
+        if s.repeat != .off { modes.append("repeat \(s.repeat.rawValue)") }
+        if s.shuffle { modes.append("shuffle") }
+        if s.buffering { modes.append("buffering…") }
+        lines.append("  " + modes.joined(separator: " · "))
         if let e = s.error { lines.append("  error: " + TerminalText.sanitized(e)) }
         if s.output != "ok" { lines.append("  output: " + TerminalText.sanitized(s.output)) }
         return lines.joined(separator: "\n")

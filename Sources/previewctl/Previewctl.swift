@@ -18,7 +18,8 @@ struct Previewctl: ParsableCommand {
             """,
         version: PreviewVersion.string,
         subcommands: [Search.self, Play.self, Pause.self, Resume.self, Toggle.self, Stop.self,
-                      Next.self, Prev.self, Seek.self, Status.self, Queue.self])
+                      Next.self, Prev.self, Seek.self, Volume.self, Mute.self, Repeat.self,
+                      Shuffle.self, Status.self, Queue.self])
 
     /// --socket and --json, given before the command (or after it).
     @OptionGroup var options: ClientOptions

@@ -63,7 +63,7 @@ struct Previewd: AsyncParsableCommand {
         let audio = PulseSink(configuration: output)
         let player = Player(catalog: ITunesClient(base: URL(string: apiBase)!, country: country.uppercased()),
                             fetcher: PreviewFetcher(), sink: audio, log: log)
-        await player.attachOutput()
+        await player.start()
 
         let path = socket ?? SocketPath.defaultPath()
         let server = ControlServer(path: path, log: log) { request in await player.respond(to: request) }

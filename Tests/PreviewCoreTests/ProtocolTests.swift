@@ -77,7 +77,8 @@ final class ProtocolTests: XCTestCase {
         let status = StatusReport(state: .idle, index: nil, positionMs: 0, durationMs: nil, queueLength: 0,
                                   track: nil, error: nil, output: "ok")
         let object = try XCTUnwrap(JSONSerialization.jsonObject(with: JSONEncoder().encode(status)) as? [String: Any])
-        XCTAssertEqual(Set(object.keys), ["state", "index", "positionMs", "durationMs", "queueLength", "track", "error", "output"])
+        XCTAssertEqual(Set(object.keys), ["state", "index", "positionMs", "durationMs", "queueLength", "track", "error", "output",
+                                          "buffering", "volume", "muted", "repeat", "shuffle", "slots"])
         XCTAssertTrue(object["index"] is NSNull)
         XCTAssertEqual(try JSONDecoder().decode(StatusReport.self, from: JSONEncoder().encode(status)), status)
     }

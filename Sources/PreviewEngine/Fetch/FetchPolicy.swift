@@ -6,6 +6,10 @@ public struct FetchPolicy: Sendable {
     public var maxPreviewBytes = 16 << 20
     /// Decoded audio held ahead of the output per track, in milliseconds.
     public var pcmAheadMs = 2_000
+    /// Tracks after the current one (in play order) downloaded and decoded ahead.
+    public var prefetchAhead = 1
+    /// Tracks before the current one downloaded and decoded ahead, so `prev` is instant too.
+    public var prefetchBehind = 1
     /// A download fails when no byte arrives for this long.
     public var stallTimeout: TimeInterval = 15
 

@@ -1,35 +1,53 @@
 import PreviewCore
 
 /// What the player needs of an audio output (after MPD's AudioOutput: play, pause, cancel, delay).
-/// Implementations pull PCM from a `PCMBuffer` on their own thread; they never block the caller long.
+/// Implementations pull PCM from `PCMBuffer`s on their own thread; they never block the caller long.
+/// Feeds are told apart by identity (`ObjectIdentifier` of the `PCMBuffer`).
 public protocol AudioSink: AnyObject, Sendable {
     /// The PCM format the sink plays; decoders produce exactly this.
     var format: PCMFormat { get }
     /// Called (from the sink's thread) when something happens the player must know.
     func setEventHandler(_ handler: @escaping @Sendable (OutputEvent) -> Void)
-    /// Plays `feed` next; corked when `paused`. If the previous feed still had audio to play (a skip),
+    /// Plays `feed` now; corked when `paused`. If the previous feed still had audio to play (a skip),
     /// that audio is flushed, not heard; if it had ended by itself, `feed` follows it with no gap.
-    func play(_ feed: PCMBuffer, tag: RequestID, paused: Bool) throws(OutputError)
+    /// Playing the feed that is already current only sets the cork.
+    func play(_ feed: PCMBuffer, paused: Bool) throws(OutputError)
+    /// Plays `feed` right after the current one drains, in the same stream (gapless); nil cancels.
+    func enqueue(_ feed: PCMBuffer?)
     /// Corks: sound stops at once, nothing is lost.
     func pause()
     /// Uncorks.
     func resume()
-    /// Flushes, corks and forgets the feed.
+    /// Flushes, corks and forgets the feeds.
     func stop()
     /// Frames of the current feed that have been heard (written minus what is still in the device).
     var playedFrames: Int { get }
+    /// The feed being played, if any.
+    var currentFeed: ObjectIdentifier? { get }
     /// "ok", or why there is no output.
     var statusText: String { get }
+    /// Stream volume, 0–100 % of the normal level, and mute. Kept across reconnections.
+    func setVolume(_ percent: Int, muted: Bool)
+    /// What desktop mixers show for the stream.
+    func setMetadata(title: String?, artist: String?)
     /// Releases the device; the sink is unusable afterwards.
     func close()
 }
 
 /// What an audio sink reports.
 public enum OutputEvent: Equatable, Sendable {
-    /// Every frame of the feed `tag` has been written and its producer had finished.
-    case drained(RequestID)
-    /// The output went away (server killed, sink removed); the message says why.
-    case lost(String)
+    /// Every frame of the feed has been written and its producer had finished.
+    case drained(ObjectIdentifier)
+    /// An enqueued feed took over from a drained one, in the same stream.
+    case started(ObjectIdentifier)
+    /// The feed ran dry before its producer finished (the network is slow).
+    case underrun(ObjectIdentifier)
+    /// The feed flows again after an underrun.
+    case refilled(ObjectIdentifier)
+    /// The output went away; `heardFrames` of the current feed had been heard.
+    case lost(String, heardFrames: Int)
+    /// The output is back (reconnected); nothing is playing on it yet.
+    case restored
 }
 
 /// Why the output could not play.

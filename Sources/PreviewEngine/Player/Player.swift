@@ -1,22 +1,40 @@
 import Foundation
 import PreviewCore
 
-/// The one owner of the engine's mutable state: the queue, the transport, the current slot. Commands
-/// from the control socket and events from decoders and the output all come here, one at a time; each
-/// becomes a `Transport` input, and the actions it returns are carried out here.
+/// The one owner of the engine's mutable state: the queue, the transport, the slots. Commands from
+/// the control socket and events from decoders and the output all come here, one at a time; each
+/// becomes a `Transport` input, and the actions it returns are carried out here
+/// (`Player+Actions.swift`); neighbours are prefetched in `Player+Prefetch.swift`; engine events are
+/// handled in `Player+Events.swift`.
 public actor Player {
-    private let catalog: ITunesClient
-    private let fetcher: PreviewFetcher
-    private let sink: any AudioSink
-    private let policy: FetchPolicy
-    private let log: Log
+    let catalog: ITunesClient
+    let fetcher: PreviewFetcher
+    let sink: any AudioSink
+    let policy: FetchPolicy
+    let log: Log
 
-    private var queue = PlayQueue()
-    private var transport = Transport()
-    private var current: PreviewSlot?
-    private var download: (index: Int, download: PreviewDownload)?   // the current track's bytes
-    private var durationMs: [RequestID: Int] = [:]
-    private var lastError: String?
+    var queue = PlayQueue()
+    var transport = Transport()
+    /// The slot whose audio is (or is about to be) the output's; it serves `transport.currentRequest`.
+    var current: PreviewSlot?
+    /// Fresh slots (decoding from the start) of the tracks `next` and `prev` would play, by queue index.
+    var prefetched: [Int: PreviewSlot] = [:]
+    /// Downloads of the current track and the prefetch window, by queue index.
+    var downloads: [Int: PreviewDownload] = [:]
+    /// The prefetched slot handed to the output to follow the current one without a gap.
+    var enqueued: PreviewSlot?
+    /// Real durations learned from decoders, by slot id.
+    var durationMs: [UInt64: Int] = [:]
+    var lastError: String?
+    var volume = 100
+    var muted = false
+    /// Where the sound stopped when the output went away, to go on from there when it is back.
+    var heardAtLossMs: Int?
+    /// Inputs raised while carrying out actions, applied right after them.
+    var followUps: [Transport.Input] = []
+    var nextSlotID: UInt64 = 0
+    let events: AsyncStream<PlayerEvent>
+    let eventSink: AsyncStream<PlayerEvent>.Continuation
 
     /// A player searching `catalog`, fetching with `fetcher` and playing on `sink`.
     public init(catalog: ITunesClient, fetcher: PreviewFetcher, sink: any AudioSink,
@@ -26,12 +44,19 @@ public actor Player {
         self.sink = sink
         self.policy = policy
         self.log = log
+        (events, eventSink) = AsyncStream.makeStream(of: PlayerEvent.self)
     }
 
-    /// Routes the output's events to this player. Call once before the first command.
-    public func attachOutput() {
-        sink.setEventHandler { [weak self] event in
-            Task { await self?.outputEvent(event) }
+    /// Starts handling engine events and routes the output's events here. Call once before the first command.
+    public func start() {
+        let continuation = eventSink
+        sink.setEventHandler { continuation.yield(.output($0)) }
+        let events = self.events
+        Task { [weak self] in
+            for await event in events {
+                guard let self else { return }
+                await self.handle(event)
+            }
         }
     }
 
@@ -62,34 +87,47 @@ public actor Player {
         case .next: try apply(.next)
         case .prev: try apply(.prev)
         case .seek(let target): try seek(target)
+        case .volume(let change): changeVolume(change)
+        case .mute(let on):
+            muted = on ?? !muted
+            sink.setVolume(volume, muted: muted)
+        case .setRepeat(let mode): try apply(.setRepeat(mode))
+        case .setShuffle(let on): try apply(.setShuffle(on, seed: UInt64.random(in: 0...UInt64.max)))
         case .status: break
         case .queue: return try JSONValue(encoding: QueueReport(index: transport.index, items: queue.items))
         }
         return try JSONValue(encoding: status())
     }
 
-    /// State, position and the current track.
+    /// State, position, the current track and what is held in memory.
     public func status() -> StatusReport {
         let index = transport.index
-        let request = transport.currentRequest
-        var position = 0
-        if let request, let slot = current, slot.request == request {
-            let heard = transport.playbackState == .loading ? 0 : sink.format.milliseconds(frames: sink.playedFrames)
-            position = slot.startMs + heard
-        }
         let item = index.flatMap { queue[safe: $0] }
-        return StatusReport(state: transport.playbackState, index: index, positionMs: position,
-                            durationMs: request.flatMap { durationMs[$0] }, queueLength: queue.count,
-                            track: item?.track, error: item?.failure ?? lastError, output: sink.statusText)
+        var report = StatusReport(state: transport.playbackState, index: index, positionMs: positionMs(),
+                                  durationMs: current.flatMap { durationMs[$0.id] }, queueLength: queue.count,
+                                  track: item?.track, error: item?.failure ?? lastError, output: sink.statusText)
+        report.buffering = transport.buffering
+        report.volume = volume
+        report.muted = muted
+        report.repeat = transport.repeatMode
+        report.shuffle = transport.order.isShuffled
+        report.slots = slotReports()
+        return report
+    }
+
+    /// What has been heard of the current track.
+    func positionMs() -> Int {
+        if transport.outputLost, let lost = heardAtLossMs { return lost }
+        guard let slot = current, transport.currentRequest != nil else { return 0 }
+        guard sink.currentFeed == ObjectIdentifier(slot.pcm) else { return slot.startMs }
+        return slot.startMs + sink.format.milliseconds(frames: sink.playedFrames)
     }
 
     /// Stops playback and every download; for shutdown.
     public func shutdown() {
-        current?.cancel()
-        current = nil
-        download?.download.cancel()
-        download = nil
         sink.stop()
+        dropSlots(keepingCurrent: false)
+        eventSink.finish()
         fetcher.shutdown()
     }
 
@@ -109,6 +147,10 @@ public actor Player {
         guard replacement.firstPlayable(from: 0) != nil else {
             throw ControlError(.noResults, "\(tracks.count) results for \"\(TerminalText.sanitized(term))\", none with a playable preview")
         }
+        // The old queue's slots and downloads belong to other tracks now.
+        dropSlots(keepingCurrent: true)
+        downloads.values.forEach { $0.cancel() }
+        downloads = [:]
         queue = replacement
         lastError = nil
         log(.info, "search \"\(TerminalText.sanitized(term))\": \(tracks.count) tracks queued")
@@ -116,104 +158,26 @@ public actor Player {
     }
 
     private func seek(_ target: SeekTarget) throws {
-        guard let request = transport.currentRequest else { throw ControlError(.rejected, "nothing is playing") }
+        guard transport.currentRequest != nil else { throw ControlError(.rejected, "nothing is playing") }
         let targetMs: Int
         switch target {
         case .absolute(let ms): targetMs = ms
-        case .relative(let delta): targetMs = status().positionMs + delta
+        case .relative(let delta): targetMs = positionMs() + delta
         }
         // Past the end is the next track, as when the track ends by itself.
-        if let duration = durationMs[request], targetMs >= duration {
+        if let slot = current, let duration = durationMs[slot.id], targetMs >= duration {
             try apply(.next)
             return
         }
         try apply(.seek(toMs: max(0, targetMs)))
     }
 
-    // MARK: Transport
-
-    private func apply(_ input: Transport.Input) throws {
-        let actions: [Transport.Action]
-        do {
-            actions = try transport.handle(input, queue: queue)
-        } catch {
-            throw ControlError(.rejected, error.message)
+    private func changeVolume(_ change: VolumeChange?) {
+        switch change {
+        case .set(let level)?: volume = level
+        case .by(let delta)?: volume = min(100, max(0, volume + delta))
+        case nil: return
         }
-        for action in actions { perform(action) }
-    }
-
-    private func perform(_ action: Transport.Action) {
-        switch action {
-        case .load(let index, let request, let startMs):
-            current?.cancel()
-            current = nil
-            guard let url = queue[safe: index]?.track.fetchablePreviewURL else { return }
-            // A seek or a replay of the same track reads the bytes already downloaded.
-            if let kept = download, kept.index != index || kept.download.url != url || kept.download.hasFailed {
-                kept.download.cancel()
-                download = nil
-            }
-            let bytes = download?.download ?? PreviewDownload(url: url, fetcher: fetcher, policy: policy)
-            download = (index, bytes)
-            log(.info, "loading \(index) at \(startMs) ms: \(TerminalText.sanitized(queue.items[index].track.displayName)) \(request)")
-            current = PreviewSlot(request: request, index: index, startMs: startMs, download: bytes, policy: policy,
-                                  format: sink.format) { [weak self] request, event in
-                Task { await self?.decoderEvent(event, for: request) }
-            }
-        case .startOutput(let request, let paused):
-            guard let slot = current, slot.request == request else { return }
-            do {
-                try sink.play(slot.pcm, tag: request, paused: paused)
-            } catch {
-                lastError = error.message
-                log(.error, error.message)
-            }
-        case .pauseOutput: sink.pause()
-        case .resumeOutput: sink.resume()
-        case .stopOutput:
-            sink.stop()
-            current?.cancel()
-            current = nil
-            download?.download.cancel()
-            download = nil
-        case .markFailed(let index, let message):
-            queue.markFailed(index, message: message)
-            lastError = "track \(index): \(message)"
-            log(.warning, "track \(index) failed: \(message)")
-        }
-    }
-
-    // MARK: Engine events
-
-    private func decoderEvent(_ event: PreviewDecoder.Event, for request: RequestID) {
-        guard request == transport.currentRequest else { return }   // a load that is no longer current
-        switch event {
-        case .ready(let containerMs):
-            if let containerMs, durationMs[request] == nil { durationMs[request] = containerMs }
-            try? apply(.trackReady(request))
-        case .finished(let frames):
-            durationMs[request] = (current?.startMs ?? 0) + sink.format.milliseconds(frames: frames)
-        case .failed(.cancelled, _):
-            break
-        case .failed(let error, let framesBefore):
-            if framesBefore == 0 {
-                try? apply(.trackFailed(request, error.message))
-            } else {
-                // Corrupt or cut off after good audio: what was decoded plays, then the track ends.
-                log(.warning, "track stopped early: \(error.message)")
-                durationMs[request] = (current?.startMs ?? 0) + sink.format.milliseconds(frames: framesBefore)
-            }
-        }
-        durationMs = durationMs.filter { $0.key == request }
-    }
-
-    private func outputEvent(_ event: OutputEvent) {
-        switch event {
-        case .drained(let request):
-            try? apply(.trackEnded(request))
-        case .lost(let why):
-            lastError = why
-            log(.error, why)
-        }
+        sink.setVolume(volume, muted: muted)
     }
 }

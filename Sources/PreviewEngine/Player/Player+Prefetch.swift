@@ -1,0 +1,74 @@
+import PreviewCore
+
+/// The prefetch window: the tracks `next` and `prev` would play are downloaded and their first
+/// seconds decoded while the current one plays, and the one that follows is handed to the output to
+/// start without a gap.
+extension Player {
+    /// Brings the slots and downloads in line with the transport's current, upcoming and previous tracks.
+    func updatePrefetch() {
+        guard let index = transport.index, transport.currentRequest != nil else {
+            prefetched.values.forEach { $0.cancel() }
+            prefetched = [:]
+            if enqueued != nil { sink.enqueue(nil); enqueued = nil }
+            return
+        }
+        var wanted: [Int: String] = [:]   // queue index → role
+        var cursor: Int? = index
+        for _ in 0..<policy.prefetchAhead {
+            guard let from = cursor, let up = from == index ? transport.upcoming(in: queue)
+                    : transport.order.after(from, in: queue, wrap: transport.repeatMode == .all) else { break }
+            if wanted[up] == nil { wanted[up] = "next" }
+            cursor = up
+        }
+        cursor = index
+        for _ in 0..<policy.prefetchBehind {
+            guard let from = cursor, let back = transport.order.before(from, in: queue) else { break }
+            if wanted[back] == nil { wanted[back] = "previous" }
+            cursor = back
+        }
+
+        for (i, slot) in prefetched where wanted[i] == nil || queue[safe: i]?.track.fetchablePreviewURL != slot.download.url {
+            slot.cancel()
+            prefetched[i] = nil
+        }
+        for (i, download) in downloads where i != index && wanted[i] == nil {
+            download.cancel()
+            downloads[i] = nil
+        }
+        for i in wanted.keys.sorted() where prefetched[i] == nil {
+            guard let item = queue[safe: i], item.isPlayable, let url = item.track.fetchablePreviewURL else { continue }
+            prefetched[i] = makeSlot(i, startMs: 0, download: downloadFor(i, url: url))
+        }
+        updateEnqueued()
+    }
+
+    /// Hands the output the slot that plays when the current one ends, so it starts with no gap.
+    func updateEnqueued() {
+        let follower: PreviewSlot?
+        switch transport.playbackState {
+        case .playing, .paused:
+            follower = transport.upcoming(in: queue).flatMap { prefetched[$0] }
+        default:
+            follower = nil
+        }
+        guard follower !== enqueued else { return }
+        enqueued = follower
+        sink.enqueue(follower?.pcm)
+    }
+
+    /// What `status` shows of the slots.
+    func slotReports() -> [SlotReport] {
+        var reports: [SlotReport] = []
+        func report(_ slot: PreviewSlot, _ role: String) -> SlotReport {
+            SlotReport(index: slot.index, trackId: queue[safe: slot.index]?.track.trackId, role: role,
+                       bytes: slot.download.bytes.receivedCount, complete: slot.download.bytes.isComplete,
+                       state: slot.stateName)
+        }
+        if let current { reports.append(report(current, "current")) }
+        let upcoming = transport.upcoming(in: queue)
+        for (i, slot) in prefetched.sorted(by: { $0.key < $1.key }) {
+            reports.append(report(slot, i == upcoming ? "next" : "previous"))
+        }
+        return reports
+    }
+}
