@@ -4,7 +4,7 @@ import Foundation
 public final class DaemonProcess {
     /// The control socket.
     public let socketPath: String
-    private let process = Process()
+    private let process: ChildProcess
     private let stderr: DataCollector
 
     /// Starts previewd with `arguments` plus `--socket` in a fresh folder, and waits for the socket.
@@ -15,15 +15,8 @@ public final class DaemonProcess {
         let directory = NSTemporaryDirectory() + "previewd-e2e-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         socketPath = directory + "/previewd.sock"
-        process.executableURL = URL(fileURLWithPath: binary)
-        process.arguments = ["--socket", socketPath] + arguments
-        if let environment { process.environment = environment }
-        let pipe = Pipe()
-        process.standardError = pipe
-        process.standardOutput = FileHandle.nullDevice
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
-        stderr = DataCollector(pipe.fileHandleForReading)
+        process = try ChildProcess(binary, ["--socket", socketPath] + arguments, environment: environment, captureStderr: true)
+        stderr = DataCollector(process.stderr!)
         let deadline = Date(timeIntervalSinceNow: 20)
         while !FileManager.default.fileExists(atPath: socketPath) {
             guard process.isRunning, Date() < deadline else {
@@ -37,7 +30,7 @@ public final class DaemonProcess {
     public var isRunning: Bool { process.isRunning }
 
     /// The process id.
-    public var pid: Int32 { process.processIdentifier }
+    public var pid: Int32 { process.pid }
 
     /// What previewd logged (complete only after `stop()`).
     public var log: String { String(decoding: stderr.snapshot(), as: UTF8.self) }
@@ -45,12 +38,8 @@ public final class DaemonProcess {
     /// Sends SIGTERM, waits (at most 20 s, then SIGKILL) and returns the exit status.
     @discardableResult
     public func stop() -> Int32 {
-        if process.isRunning { kill(process.processIdentifier, SIGTERM) }
-        let deadline = Date(timeIntervalSinceNow: 20)
-        while process.isRunning && Date() < deadline { usleep(10_000) }
-        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
-        process.waitUntilExit()
-        return process.terminationStatus
+        process.signal(SIGTERM)
+        return process.wait(timeout: 20)
     }
 
     /// Runs previewctl against this daemon.

@@ -5,22 +5,18 @@ import Foundation
 public final class MonitorRecorder: @unchecked Sendable {
     /// The recording's rate.
     public let sampleRate = 48_000
-    private let process = Process()
+    private let process: ChildProcess
     private let lock = NSLock()
     private var samples: [Float] = []          // protected by lock
     private var carry = Data()                 // reader thread only
 
-    /// Starts recording `sink`'s monitor.
-    public init(sink: String) throws {
+    /// Starts recording `sink`'s monitor (on `server`, or the default server).
+    public init(sink: String, server: String? = nil) throws {
         guard let parec = ProcessRunner.which("parec") else { throw TestSupportError("parec not found (pulseaudio-utils)") }
-        process.executableURL = URL(fileURLWithPath: parec)
-        process.arguments = ["-d", "\(sink).monitor", "--raw", "--format=float32le", "--channels=1",
-                             "--rate=\(sampleRate)", "--latency-msec=10"]
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        let handle = pipe.fileHandleForReading
+        process = try ChildProcess(parec, (server.map { ["--server", $0] } ?? []) + ["-d", "\(sink).monitor", "--raw",
+                                   "--format=float32le", "--channels=1", "--rate=\(sampleRate)", "--latency-msec=10"],
+                                   captureStdout: true)
+        let handle = process.stdout!
         Thread { [self] in
             while true {
                 let chunk = handle.availableData
@@ -73,6 +69,14 @@ public final class MonitorRecorder: @unchecked Sendable {
     /// Samples in one analysis window (50 ms).
     public var window: Int { sampleRate / 20 }
 
+    /// Windows of `size` samples from `start` to `end` whose RMS is below the silence threshold.
+    public func silentWindows(from start: Int, to end: Int, size: Int) -> [Int] {
+        let threshold = ToneDetector(frequencies: [], sampleRate: Double(sampleRate)).silenceRMS
+        return stride(from: start, to: end - size, by: size).filter {
+            ToneDetector.rms(samples(in: $0..<$0 + size)[...]) < threshold
+        }
+    }
+
     /// Waits for `hz` to sound after `start`; returns where.
     public func waitForTone(_ hz: Double, after start: Int, timeout: TimeInterval = 15) -> Int? {
         waitFor(after: start, timeout: timeout) { _, tone, _ in tone == hz }
@@ -107,7 +111,7 @@ public final class MonitorRecorder: @unchecked Sendable {
 
     /// Stops recording.
     public func stop() {
-        if process.isRunning { process.terminate() }
-        process.waitUntilExit()
+        process.signal(SIGTERM)
+        process.wait(timeout: 10)
     }
 }

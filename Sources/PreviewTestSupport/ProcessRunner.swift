@@ -13,22 +13,11 @@ public enum ProcessRunner {
     @discardableResult
     public static func run(_ executable: String, _ arguments: [String], environment: [String: String]? = nil,
                            timeout: TimeInterval = 60) throws -> Result {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = arguments
-        if let environment { process.environment = environment }
-        let out = Pipe(), err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
-        let outData = DataCollector(out.fileHandleForReading)
-        let errData = DataCollector(err.fileHandleForReading)
-        let deadline = Date(timeIntervalSinceNow: timeout)
-        while process.isRunning && Date() < deadline { usleep(5_000) }
-        if process.isRunning { process.terminate() }
-        process.waitUntilExit()
-        return Result(status: process.terminationStatus,
+        let child = try ChildProcess(executable, arguments, environment: environment, captureStdout: true, captureStderr: true)
+        let outData = DataCollector(child.stdout!)
+        let errData = DataCollector(child.stderr!)
+        let status = child.wait(timeout: timeout)
+        return Result(status: status,
                       stdout: String(decoding: outData.finish(), as: UTF8.self),
                       stderr: String(decoding: errData.finish(), as: UTF8.self))
     }
