@@ -4,7 +4,8 @@ public enum StandInFault: Equatable, Sendable {
     case status(Int)
     /// Wait this long before answering.
     case delay(milliseconds: Int)
-    /// Send the headers and this many body bytes, then close the connection.
+    /// Send the headers and this many body bytes, then close the connection; once (the fault is
+    /// removed after it fires, so a resumed request succeeds).
     case dropAfter(bytes: Int)
     /// Send the body at this many bytes per second.
     case throttle(bytesPerSecond: Int)
@@ -12,4 +13,6 @@ public enum StandInFault: Equatable, Sendable {
     case html
     /// Ignore Range headers (always send the whole body with 200).
     case ignoreRange
+    /// Answer with a redirect to `location` (a path on this server or a full URL).
+    case redirect(to: String)
 }

@@ -16,6 +16,7 @@ public final class StandInServer {
     private var requests: [String] = []                // protected by lock
     private var listener: Int32 = -1                   // protected by lock
     private var connections: Set<Int32> = []           // protected by lock
+    private var accepted = 0                           // protected by lock
     /// The port, once started.
     public private(set) var port: UInt16 = 0
 
@@ -84,7 +85,13 @@ public final class StandInServer {
         previewDelayMs = milliseconds
     }
 
-    /// The request targets served so far, in order.
+    /// Connections accepted so far (keep-alive shows as fewer connections than requests).
+    public var connectionCount: Int {
+        lock.lock(); defer { lock.unlock() }
+        return accepted
+    }
+
+    /// The request lines served so far, in order, with ` range=…` when a Range header was sent.
     public var requestLog: [String] {
         lock.lock(); defer { lock.unlock() }
         return requests
@@ -99,7 +106,7 @@ public final class StandInServer {
                 if errno == EINTR { continue }
                 return
             }
-            lock.lock(); connections.insert(client); lock.unlock()
+            lock.lock(); connections.insert(client); accepted += 1; lock.unlock()
             let thread = Thread { [self] in
                 serve(client)
                 lock.lock(); connections.remove(client); lock.unlock()
@@ -125,7 +132,8 @@ public final class StandInServer {
             let text = String(decoding: pending[..<headEnd!], as: UTF8.self)
             pending.removeFirst(headEnd! + 4)
             guard let head = HTTPRequestHead(text) else { return }
-            lock.lock(); requests.append(text.split(separator: "\r\n").first.map(String.init) ?? "")
+            let line = (text.split(separator: "\r\n").first.map(String.init) ?? "") + (head.headers["range"].map { " range=\($0)" } ?? "")
+            lock.lock(); requests.append(line)
             lock.unlock()
             guard respond(to: head, on: fd) else { return }
             if head.headers["connection"]?.lowercased() == "close" { return }
@@ -135,22 +143,32 @@ public final class StandInServer {
     /// Writes the answer; false when the connection must close.
     private func respond(to head: HTTPRequestHead, on fd: Int32) -> Bool {
         lock.lock()
-        let fault = faults.first { head.path.hasPrefix($0.key) }?.value
+        let matching = faults.filter { head.path.hasPrefix($0.key) }
+        var faultList = Array(matching.values)
+        // A drop fires once: the resumed request that follows must succeed.
+        for (prefix, fault) in matching { if case .dropAfter = fault { faults[prefix] = nil } }
         let delay = head.path.hasPrefix("/previews/") ? previewDelayMs : 0
         let catalog = self.catalog
         lock.unlock()
 
         if delay > 0 { usleep(UInt32(delay) * 1000) }
-        switch fault {
-        case .status(let code)?:
-            return send(fd, status: code, type: "text/html", body: Array("<html><body>\(code)</body></html>".utf8))
-        case .delay(let ms)?:
-            usleep(UInt32(ms) * 1000)
-        case .html?:
-            return send(fd, status: 200, type: "text/html", body: Array("<html><body>Not audio</body></html>".utf8))
-        default:
-            break
+        for fault in faultList {
+            switch fault {
+            case .status(let code):
+                return send(fd, status: code, type: "text/html", body: Array("<html><body>\(code)</body></html>".utf8))
+            case .delay(let ms):
+                usleep(UInt32(ms) * 1000)
+            case .html:
+                return send(fd, status: 200, type: "text/html", body: Array("<html><body>Not audio</body></html>".utf8))
+            case .redirect(let location):
+                return send(fd, status: 302, type: "text/html", body: [], extra: ["Location: \(location)"])
+            default:
+                break
+            }
         }
+        let ignoreRange = faultList.contains(.ignoreRange)
+        faultList.removeAll { $0 == .ignoreRange }
+        let fault = faultList.first
 
         switch head.path {
         case "/search":
@@ -165,12 +183,12 @@ public final class StandInServer {
                 return send(fd, status: 404, type: "text/html", body: Array("<html><body>Not found</body></html>".utf8))
             }
             let bytes = [UInt8](body)
-            if fault != .ignoreRange, let range = head.range(length: bytes.count) {
+            if !ignoreRange, let range = head.range(length: bytes.count) {
                 return send(fd, status: 206, type: "audio/mp4", body: Array(bytes[range]), fault: fault,
                             extra: ["Content-Range: bytes \(range.lowerBound)-\(range.upperBound)/\(bytes.count)"])
             }
             return send(fd, status: 200, type: "audio/mp4", body: bytes, fault: fault,
-                        extra: fault == .ignoreRange ? [] : ["Accept-Ranges: bytes"])
+                        extra: ignoreRange ? [] : ["Accept-Ranges: bytes"])
         }
     }
 
@@ -181,7 +199,7 @@ public final class StandInServer {
 
     private func send(_ fd: Int32, status: Int, type: String, body: [UInt8], fault: StandInFault? = nil,
                       extra: [String] = []) -> Bool {
-        let reason = [200: "OK", 206: "Partial Content", 404: "Not Found", 500: "Internal Server Error"][status] ?? "Status"
+        let reason = [200: "OK", 206: "Partial Content", 302: "Found", 404: "Not Found", 500: "Internal Server Error"][status] ?? "Status"
         var head = "HTTP/1.1 \(status) \(reason)\r\nContent-Type: \(type)\r\nContent-Length: \(body.count)\r\n"
         head += extra.map { $0 + "\r\n" }.joined() + "Connection: keep-alive\r\n\r\n"
         guard write(fd, Array(head.utf8)) else { return false }

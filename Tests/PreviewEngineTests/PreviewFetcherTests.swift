@@ -38,12 +38,83 @@ final class PreviewFetcherTests: StandInTestCase {
         waitUntilSettled(broken)
         XCTAssertEqual(broken.error?.message.contains("HTTP 500"), true)
 
+        // A redirect loop: a clear error after the redirect limit, never a body that looks complete.
+        let stubborn = PreviewFetcher(resumeBackoff: [0.05])
+        defer { stubborn.shutdown() }
+        let redirectLoop = PreviewBytes()
+        server.setFault(.redirect(to: "/previews/loop.m4a"), forPathPrefix: "/previews/loop")
+        stubborn.fetch("\(server.baseURL)/previews/loop.m4a", into: redirectLoop)
+        waitUntilSettled(redirectLoop)
+        XCTAssertNotNil(redirectLoop.error, "a redirect loop must fail")
+        XCTAssertFalse(redirectLoop.isComplete)
+    }
+
+    private func expectExactBytes(_ path: String, _ fetcher: PreviewFetcher, file: StaticString = #filePath, line: UInt = #line) throws {
+        let bytes = PreviewBytes()
+        fetcher.fetch("\(server.baseURL)\(path)", into: bytes)
+        waitUntilSettled(bytes)
+        XCTAssertNil(bytes.error, file: file, line: line)
+        XCTAssertTrue(bytes.isComplete, file: file, line: line)
+        let name = path.components(separatedBy: "/").last!
+        let expected = [UInt8](try Data(contentsOf: Fixtures.directory.appendingPathComponent("previews/\(name)")))
+        XCTAssertEqual(contents(bytes), expected, "\(path): the bytes that reach the decoder differ from the file", file: file, line: line)
+    }
+
+    func testADroppedConnectionIsResumedWithARangeRequest() throws {
+        let fetcher = PreviewFetcher()
+        defer { fetcher.shutdown() }
         server.setFault(.dropAfter(bytes: 10_000), forPathPrefix: "/previews/tone-550")
-        let dropped = PreviewBytes()
-        fetcher.fetch("\(server.baseURL)/previews/tone-550.m4a", into: dropped)
-        waitUntilSettled(dropped)
-        XCTAssertNotNil(dropped.error, "a body cut short must not look complete")
-        XCTAssertFalse(dropped.isComplete)
+        try expectExactBytes("/previews/tone-550.m4a", fetcher)
+        let requests = server.requestLog.filter { $0.contains("tone-550") }
+        XCTAssertEqual(requests.count, 2, "\(requests)")
+        XCTAssertTrue(requests.last?.contains("range=bytes=10000-") ?? false, "\(requests)")
+    }
+
+    func testAServerThatIgnoresRangeStillGivesTheExactBytes() throws {
+        let fetcher = PreviewFetcher()
+        defer { fetcher.shutdown() }
+        server.setFault(.dropAfter(bytes: 20_000), forPathPrefix: "/previews/tone-660")
+        server.setFault(.ignoreRange, forPathPrefix: "/previews/tone-66")
+        try expectExactBytes("/previews/tone-660.m4a", fetcher)
+    }
+
+    func testRedirectsSlowServersAndKeepAlive() throws {
+        let fetcher = PreviewFetcher()
+        defer { fetcher.shutdown() }
+        server.setFault(.redirect(to: "/previews/tone-880.m4a"), forPathPrefix: "/previews/moved")
+        let bytes = PreviewBytes()
+        fetcher.fetch("\(server.baseURL)/previews/moved.m4a", into: bytes)
+        waitUntilSettled(bytes)
+        XCTAssertEqual(contents(bytes), [UInt8](try Data(contentsOf: Fixtures.tone(880))))
+
+        server.setFault(.throttle(bytesPerSecond: 100_000), forPathPrefix: "/previews/tone-1100")
+        try expectExactBytes("/previews/tone-1100.m4a", fetcher)
+
+        let before = server.connectionCount
+        try expectExactBytes("/previews/tone-440.m4a", fetcher)
+        try expectExactBytes("/previews/tone-770.m4a", fetcher)
+        XCTAssertEqual(server.connectionCount, before, "consecutive previews reuse the keep-alive connection")
+    }
+
+    func testStreamedContainerVariantsDecodeWhileDownloading() throws {
+        let fetcher = PreviewFetcher()
+        defer { fetcher.shutdown() }
+        server.setFault(.throttle(bytesPerSecond: 200_000), forPathPrefix: "/previews/")
+        for (name, seconds) in [("tone-440-moov-at-end.m4a", 3), ("tone-660-fragmented.m4a", 3), ("tone-880-video.m4v", 3)] {
+            let bytes = PreviewBytes()
+            fetcher.fetch("\(server.baseURL)/previews/\(name)", into: bytes)
+            let pcm = PCMBuffer(capacityFrames: 48_000 * 5)
+            let done = DispatchSemaphore(value: 0)
+            let events = EventLog()
+            PreviewDecoder(source: bytes, output: pcm) { event in
+                events.append(event)
+                if case .ready = event { return }
+                done.signal()
+            }.start()
+            XCTAssertEqual(done.wait(timeout: .now() + 30), .success, name)
+            guard case .finished(let frames)? = events.all.last else { return XCTFail("\(name): \(events.all)") }
+            XCTAssertEqual(frames, seconds * 48_000, accuracy: 1115, name)
+        }
     }
 
     func testRefusesNonHTTPURLsWithoutAnyIO() {
