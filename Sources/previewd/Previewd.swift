@@ -39,6 +39,21 @@ struct Previewd: AsyncParsableCommand {
     @Option(help: "Output latency target in milliseconds.")
     var latencyMs: Int = 40
 
+    @Option(help: "Tracks after the current one fetched and decoded ahead.")
+    var prefetchAhead: Int = 1
+
+    @Option(help: "Tracks before the current one fetched and decoded ahead (so prev is instant).")
+    var prefetchBehind: Int = 1
+
+    @Option(help: "Memory budget in MiB for the previews held (current and prefetched).")
+    var prefetchMemory: Int = 16
+
+    @Option(help: "Keep played previews in this folder so a replay costs no download (off by default).")
+    var cacheDir: String?
+
+    @Option(help: "Size of the disk cache in MiB.")
+    var cacheSize: Int = 200
+
     @Option(help: "Search for this at start and play the results.")
     var search: String?
 
@@ -53,6 +68,11 @@ struct Previewd: AsyncParsableCommand {
             throw ValidationError("--country must be a two-letter code (got \(country))")
         }
         guard (10...2000).contains(latencyMs) else { throw ValidationError("--latency-ms must be 10–2000") }
+        guard (0...8).contains(prefetchAhead), (0...8).contains(prefetchBehind) else {
+            throw ValidationError("--prefetch-ahead and --prefetch-behind must be 0–8")
+        }
+        guard (2...1024).contains(prefetchMemory) else { throw ValidationError("--prefetch-memory must be 2–1024 MiB") }
+        guard (1...100_000).contains(cacheSize) else { throw ValidationError("--cache-size must be 1–100000 MiB") }
     }
 
     func run() async throws {
@@ -61,8 +81,20 @@ struct Previewd: AsyncParsableCommand {
         var output = PulseSink.Configuration(server: pulseServer, sink: sink)
         output.latencyMs = latencyMs
         let audio = PulseSink(configuration: output)
+        var policy = FetchPolicy()
+        policy.prefetchAhead = prefetchAhead
+        policy.prefetchBehind = prefetchBehind
+        policy.memoryBudget = prefetchMemory << 20
+        if let cacheDir {
+            do {
+                policy.cache = try PreviewCache(directory: URL(fileURLWithPath: cacheDir), maxBytes: cacheSize << 20)
+            } catch {
+                log(.error, "cannot use --cache-dir \(cacheDir): \(error.localizedDescription)")
+                throw ExitCode(1)
+            }
+        }
         let player = Player(catalog: ITunesClient(base: URL(string: apiBase)!, country: country.uppercased()),
-                            fetcher: PreviewFetcher(), sink: audio, log: log)
+                            fetcher: PreviewFetcher(), sink: audio, policy: policy, log: log)
         await player.start()
 
         let path = socket ?? SocketPath.defaultPath()

@@ -139,3 +139,35 @@ final class PreviewFetcherTests: StandInTestCase {
         XCTAssertEqual(bytes.error, .cancelled)
     }
 }
+
+final class PreviewCacheTests: StandInTestCase {
+    func testAReplayedPreviewComesFromDiskAndTheCacheStaysWithinItsSize() throws {
+        let directory = URL(fileURLWithPath: NSTemporaryDirectory()).appendingPathComponent("previewd-cache-\(getpid())-\(UInt32.random(in: 0...UInt32.max))")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let cache = try PreviewCache(directory: directory, maxBytes: 150_000)   // room for two 66 KB previews
+        let fetcher = PreviewFetcher()
+        defer { fetcher.shutdown() }
+        let url = "\(server.baseURL)/previews/tone-440.m4a"
+        let first = PreviewDownload(url: url, fetcher: fetcher, limit: 1 << 20, cache: cache)
+        waitUntilSettled(first.bytes)
+        cache.flush()
+        let requests = server.requestLog.count
+
+        let again = PreviewDownload(url: url, fetcher: fetcher, limit: 1 << 20, cache: cache)
+        XCTAssertTrue(again.bytes.isComplete, "served from disk at once")
+        XCTAssertEqual(server.requestLog.count, requests, "no HTTP request for a cached preview")
+        var out = [UInt8](repeating: 0, count: again.bytes.receivedCount)
+        _ = out.withUnsafeMutableBytes { again.bytes.read(into: $0.baseAddress!, at: 0, maxLength: $0.count) }
+        XCTAssertEqual(out, [UInt8](try Data(contentsOf: Fixtures.tone(440))))
+
+        for name in ["tone-660", "tone-880", "tone-1100"] {
+            let download = PreviewDownload(url: "\(server.baseURL)/previews/\(name).m4a", fetcher: fetcher, limit: 1 << 20, cache: cache)
+            waitUntilSettled(download.bytes)
+            usleep(20_000)   // distinct modification times
+        }
+        cache.flush()
+        let files = try FileManager.default.contentsOfDirectory(atPath: directory.path).filter { $0.hasSuffix(".m4a") }
+        XCTAssertEqual(files.count, 2, "the least recently used were removed: \(files)")
+        XCTAssertNil(cache.load(url), "the oldest entry went first")
+    }
+}

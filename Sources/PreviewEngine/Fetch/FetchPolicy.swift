@@ -2,8 +2,12 @@ import Foundation
 
 /// Every fetch and buffering threshold in one place (after librespot's AudioFetchParams).
 public struct FetchPolicy: Sendable {
-    /// The most bytes one preview may take in memory; a larger body fails its track.
-    public var maxPreviewBytes = 16 << 20
+    /// The memory budget for every preview held (the current one and the prefetched ones).
+    public var memoryBudget = 16 << 20
+    /// The most bytes one preview may take: its share of the budget. A larger body fails its track.
+    public var maxPreviewBytes: Int { memoryBudget / (1 + prefetchAhead + prefetchBehind) }
+    /// An optional disk cache of whole previews.
+    public var cache: PreviewCache?
     /// Decoded audio held ahead of the output per track, in milliseconds.
     public var pcmAheadMs = 2_000
     /// Tracks after the current one (in play order) downloaded and decoded ahead.

@@ -26,6 +26,7 @@ public final class PreviewBytes: @unchecked Sendable {
     private var expectedLength: Int?                     // protected by condition
     private var complete = false                         // protected by condition
     private var failure: FetchError?                     // protected by condition
+    private var completion: (@Sendable (Data) -> Void)?  // protected by condition
 
     /// An empty buffer that refuses to grow past `limit` bytes.
     public init(limit: Int = 16 << 20, initialCapacity: Int = 256 << 10) {
@@ -73,6 +74,17 @@ public final class PreviewBytes: @unchecked Sendable {
         }
         complete = true
         condition.broadcast()
+        if let completion {
+            let body = Data(bytes: storage.baseAddress!, count: count)
+            self.completion = nil
+            completion(body)
+        }
+    }
+
+    /// Calls `body` with a copy of the whole preview once it is complete (for the disk cache).
+    public func onComplete(_ body: @escaping @Sendable (Data) -> Void) {
+        condition.lock(); defer { condition.unlock() }
+        completion = body
     }
 
     /// Fails the buffer: pending and later reads return `error`.
@@ -81,8 +93,13 @@ public final class PreviewBytes: @unchecked Sendable {
         failLocked(error)
     }
 
-    /// Cancels the buffer: reads blocked now or later return `.cancelled` at once.
-    public func cancel() { fail(.cancelled) }
+    /// Cancels the buffer: reads blocked now or later return `.cancelled` at once. A complete
+    /// buffer stays readable: its bytes are all there.
+    public func cancel() {
+        condition.lock(); defer { condition.unlock() }
+        guard !complete else { return }
+        failLocked(.cancelled)
+    }
 
     // MARK: Consumer (the decoder's AVIO bridge)
 

@@ -81,7 +81,7 @@ extension Player {
     func downloadFor(_ index: Int, url: String) -> PreviewDownload {
         if let held = downloads[index], held.url == url, !held.hasFailed { return held }
         downloads[index]?.cancel()
-        let download = PreviewDownload(url: url, fetcher: fetcher, policy: policy)
+        let download = PreviewDownload(url: url, fetcher: fetcher, limit: policy.maxPreviewBytes, cache: policy.cache)
         downloads[index] = download
         return download
     }
