@@ -161,6 +161,25 @@ final class PlaybackEndToEndTests: XCTestCase {
         XCTAssertEqual(queue.index, 1)
     }
 
+    func testASlowServerShowsBufferingAndPlaybackGoesOnWhenDataComes() throws {
+        // 5 KB/s for a 64 kbit/s preview: the output outruns the download.
+        standIn.setFault(.throttle(bytesPerSecond: 5_000), forPathPrefix: "/previews/tone-440")
+        let mark = recorder.sampleCount
+        XCTAssertEqual(try daemon.ctl("search", "sine waves").status, 0)
+        XCTAssertNotNil(recorder.waitForTone(440, after: mark, timeout: 30))
+        var sawBuffering = false
+        let deadline = Date(timeIntervalSinceNow: 20)
+        while !sawBuffering && Date() < deadline {
+            let report = try status()
+            sawBuffering = report.buffering && report.state == .playing && report.index == 0
+            if !sawBuffering { usleep(100_000) }
+        }
+        XCTAssertTrue(sawBuffering, "status never showed buffering")
+        let later = recorder.sampleCount
+        XCTAssertNotNil(recorder.waitForTone(440, after: later, timeout: 30), "playback did not go on when data came")
+        XCTAssertEqual(try status().index, 0)
+    }
+
     func testNoResultsAndCatalogDownAreClearErrorsAndLoseNothing() throws {
         let mark = recorder.sampleCount
         XCTAssertEqual(try daemon.ctl("search", "sine waves").status, 0)
