@@ -28,10 +28,13 @@ public struct StatusReport: Codable, Equatable, Sendable {
     public var shuffle: Bool = false
     /// The tracks held in memory: the current one and the prefetched neighbours.
     public var slots: [SlotReport] = []
+    /// For the last command that changed the track (search, play, next, prev, seek): microseconds from
+    /// its arrival to its first PCM frame handed to the audio stream; nil until that happened.
+    public var switchMicroseconds: Int?
 
     private enum CodingKeys: String, CodingKey {
         case state, index, positionMs, durationMs, queueLength, track, error, output
-        case buffering, volume, muted, `repeat`, shuffle, slots
+        case buffering, volume, muted, `repeat`, shuffle, slots, switchMicroseconds
     }
 
     public init(from decoder: any Decoder) throws {
@@ -50,6 +53,7 @@ public struct StatusReport: Codable, Equatable, Sendable {
         `repeat` = try c.decodeIfPresent(RepeatMode.self, forKey: .repeat) ?? .off
         shuffle = try c.decodeIfPresent(Bool.self, forKey: .shuffle) ?? false
         slots = try c.decodeIfPresent([SlotReport].self, forKey: .slots) ?? []
+        switchMicroseconds = try c.decodeIfPresent(Int.self, forKey: .switchMicroseconds)
     }
 
     /// Encodes every key, absent values as `null`, so clients can rely on the keys being there.
@@ -69,6 +73,7 @@ public struct StatusReport: Codable, Equatable, Sendable {
         try c.encode(`repeat`, forKey: .repeat)
         try c.encode(shuffle, forKey: .shuffle)
         try c.encode(slots, forKey: .slots)
+        try c.encode(switchMicroseconds, forKey: .switchMicroseconds)
     }
 
     /// A report with every field given.

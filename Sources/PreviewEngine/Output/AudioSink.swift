@@ -24,6 +24,8 @@ public protocol AudioSink: AnyObject, Sendable {
     var playedFrames: Int { get }
     /// The feed being played, if any.
     var currentFeed: ObjectIdentifier? { get }
+    /// When the current feed's first frame was handed to the audio stream (CLOCK_MONOTONIC, ns).
+    var currentFeedStartedAt: UInt64? { get }
     /// "ok", or why there is no output.
     var statusText: String { get }
     /// Stream volume, 0–100 % of the normal level, and mute. Kept across reconnections.

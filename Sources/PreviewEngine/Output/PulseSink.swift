@@ -40,6 +40,7 @@ public final class PulseSink: AudioSink {
     var feed: PCMBuffer?                     // mainloop lock
     var queued: PCMBuffer?                   // mainloop lock; plays when `feed` drains
     var feedFramesWritten = 0                // mainloop lock
+    var feedStartedAt: UInt64?               // mainloop lock; first frame of `feed` written
     var drainReported = false                // mainloop lock
     var starving = false                     // mainloop lock; an underrun was reported
     var lostReason: String?                  // mainloop lock
@@ -126,6 +127,10 @@ public final class PulseSink: AudioSink {
         withLock { feed.map(ObjectIdentifier.init) }
     }
 
+    public var currentFeedStartedAt: UInt64? {
+        withLock { feedFramesWritten > 0 ? feedStartedAt : nil }
+    }
+
     public var statusText: String {
         withLock { lostReason ?? "ok" }
     }
@@ -165,6 +170,7 @@ public final class PulseSink: AudioSink {
             let wanted = size / format.bytesPerFrame
             let got = current.read(into: data.assumingMemoryBound(to: Float.self), frames: wanted)
             if got > 0 {
+                if feedFramesWritten == 0 { feedStartedAt = MonotonicClock.nanoseconds() }
                 pa_stream_write(stream, data, got * format.bytesPerFrame, nil, 0, PA_SEEK_RELATIVE)
                 feedFramesWritten += got
                 remaining -= got * format.bytesPerFrame

@@ -33,6 +33,10 @@ public actor Player {
     /// Inputs raised while carrying out actions, applied right after them.
     var followUps: [Transport.Input] = []
     var nextSlotID: UInt64 = 0
+    /// When the last command that changes the track arrived, and how long until its first frame
+    /// was handed to the audio stream (the figure `next`/`prev` are judged by).
+    var switchCommandAt: UInt64?
+    var lastSwitchMicroseconds: Int?
     let events: AsyncStream<PlayerEvent>
     let eventSink: AsyncStream<PlayerEvent>.Continuation
 
@@ -64,8 +68,13 @@ public actor Player {
 
     /// Carries out `request` and answers it; the answer comes after the command is applied.
     public func respond(to request: ControlRequest) async -> ControlResponse {
+        let received = MonotonicClock.nanoseconds()
         do {
             let command = try ControlCommand(request)
+            switch command {
+            case .next, .prev, .play, .seek, .search: switchCommandAt = received
+            default: break
+            }
             return .success(id: request.id, try await handle(command))
         } catch let error as ControlError {
             return .failure(id: request.id, error)
@@ -112,6 +121,11 @@ public actor Player {
         report.repeat = transport.repeatMode
         report.shuffle = transport.order.isShuffled
         report.slots = slotReports()
+        if let since = switchCommandAt, let started = sink.currentFeedStartedAt, started >= since {
+            lastSwitchMicroseconds = Int((started - since) / 1000)
+            switchCommandAt = nil
+        }
+        report.switchMicroseconds = lastSwitchMicroseconds
         return report
     }
 
