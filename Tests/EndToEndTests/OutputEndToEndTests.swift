@@ -6,46 +6,7 @@ import XCTest
 
 /// The output and transport as heard: gapless hand-over, prefetched neighbours, volume and mute,
 /// repeat, and a PulseAudio server that dies and comes back.
-final class OutputEndToEndTests: XCTestCase {
-    var standIn: StandInServer!
-    var sink: PulseNullSink?
-    var recorder: MonitorRecorder!
-    var daemon: DaemonProcess!
-
-    override func setUpWithError() throws {
-        guard PulseNullSink.serverReachable else {
-            if ProcessInfo.processInfo.environment["PREVIEWD_REQUIRE_PULSE"] == "1" {
-                throw TestSupportError("no PulseAudio server reachable (scripts/test starts one)")
-            }
-            throw XCTSkip("no PulseAudio server reachable; run scripts/test")
-        }
-        standIn = StandInServer(catalogFile: Fixtures.catalog, previewsDirectory: Fixtures.directory.appendingPathComponent("previews"))
-        try standIn.start()
-    }
-
-    /// previewd on a fresh null sink of the shared server, recorded.
-    private func startOnSharedServer() throws {
-        let sink = try PulseNullSink()
-        self.sink = sink
-        recorder = try MonitorRecorder(sink: sink.name)
-        daemon = try DaemonProcess(arguments: ["--api-base", standIn.baseURL, "--sink", sink.name])
-    }
-
-    override func tearDown() {
-        if let daemon {
-            XCTAssertEqual(daemon.stop(), 0, "previewd should end cleanly; it logged:\n\(daemon.log)")
-        }
-        recorder?.stop()
-        sink?.remove()
-        standIn?.stop()
-    }
-
-    private func status() throws -> StatusReport {
-        let result = try daemon.ctl("--json", "status")
-        XCTAssertEqual(result.status, 0, result.stderr)
-        return try JSONDecoder().decode(StatusReport.self, from: Data(result.stdout.utf8))
-    }
-
+final class OutputEndToEndTests: DaemonTestCase {
     func testAutoAdvanceIsGaplessTheTonesTouch() throws {
         try startOnSharedServer()
         let mark = recorder.sampleCount

@@ -6,41 +6,10 @@ import XCTest
 
 /// previewd as a user runs it: a real process, the iTunes stand-in over HTTP on loopback, real FFmpeg,
 /// and a PulseAudio null sink whose monitor is recorded to check which tone is heard.
-final class PlaybackEndToEndTests: XCTestCase {
-    var standIn: StandInServer!
-    var sink: PulseNullSink!
-    var recorder: MonitorRecorder!
-    var daemon: DaemonProcess!
-
+final class PlaybackEndToEndTests: DaemonTestCase {
     override func setUpWithError() throws {
-        guard PulseNullSink.serverReachable else {
-            if ProcessInfo.processInfo.environment["PREVIEWD_REQUIRE_PULSE"] == "1" {
-                throw TestSupportError("no PulseAudio server reachable (scripts/test starts one)")
-            }
-            throw XCTSkip("no PulseAudio server reachable; run scripts/test")
-        }
-        standIn = StandInServer(catalogFile: Fixtures.catalog, previewsDirectory: Fixtures.directory.appendingPathComponent("previews"))
-        try standIn.start()
-        sink = try PulseNullSink()
-        recorder = try MonitorRecorder(sink: sink.name)
-        daemon = try DaemonProcess(arguments: ["--api-base", standIn.baseURL, "--sink", sink.name])
-    }
-
-    override func tearDown() {
-        if let daemon {
-            let status = daemon.stop()
-            XCTAssertEqual(status, 0, "previewd should end cleanly on SIGTERM; it logged:\n\(daemon.log)")
-            XCTAssertFalse(FileManager.default.fileExists(atPath: daemon.socketPath), "the socket must be removed on exit")
-        }
-        recorder?.stop()
-        sink?.remove()
-        standIn?.stop()
-    }
-
-    private func status() throws -> StatusReport {
-        let result = try daemon.ctl("--json", "status")
-        XCTAssertEqual(result.status, 0, result.stderr)
-        return try JSONDecoder().decode(StatusReport.self, from: Data(result.stdout.utf8))
+        try super.setUpWithError()
+        try startOnSharedServer()
     }
 
     private func expectTone(_ hz: Double, after mark: Int, _ what: String, file: StaticString = #filePath, line: UInt = #line) {

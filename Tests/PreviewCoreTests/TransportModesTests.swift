@@ -7,15 +7,7 @@ final class TransportModesTests: XCTestCase {
     static func r(_ n: UInt64) -> RequestID { RequestID(n) }
 
     /// Every state, reached from a new transport.
-    let setups: [String: [Transport.Input]] = [
-        "idle": [],
-        "loading": [.queueReplaced(start: 0)],
-        "loadingPaused": [.queueReplaced(start: 0), .pause],
-        "playing": [.queueReplaced(start: 0), .trackReady(r(1))],
-        "paused": [.queueReplaced(start: 0), .trackReady(r(1)), .pause],
-        "stopped": [.queueReplaced(start: 0), .trackReady(r(1)), .stop],
-        "playingLast": [.play(index: 5), .trackReady(r(1))],
-    ]
+    let setups = TransportSetups.inputs(last: 5)
 
     private func start(_ name: String, queue: PlayQueue? = nil) throws -> Transport {
         var transport = Transport()

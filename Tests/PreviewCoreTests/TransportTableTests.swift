@@ -19,15 +19,7 @@ final class TransportTableTests: XCTestCase {
     static func Z(_ i: Int, _ n: UInt64) -> S { .paused(index: i, request: r(n)) }
 
     /// How to reach each starting state from a new transport.
-    let setups: [String: [Transport.Input]] = [
-        "idle": [],
-        "loading": [.queueReplaced(start: 0)],
-        "loadingPaused": [.queueReplaced(start: 0), .pause],
-        "playing": [.queueReplaced(start: 0), .trackReady(r(1))],
-        "paused": [.queueReplaced(start: 0), .trackReady(r(1)), .pause],
-        "stopped": [.queueReplaced(start: 0), .trackReady(r(1)), .stop],
-        "playingLast": [.play(index: 3), .trackReady(r(1))],
-    ]
+    let setups = TransportSetups.inputs(last: 3)
 
     enum Outcome: Equatable {
         case to(S, [A])

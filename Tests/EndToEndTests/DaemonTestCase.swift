@@ -1,0 +1,50 @@
+import Foundation
+import ITunesStandIn
+import PreviewCore
+import PreviewTestSupport
+import XCTest
+
+/// The rig every end-to-end test shares: the iTunes stand-in on loopback, and helpers to start
+/// previewd on a fresh null sink of the shared PulseAudio server with its monitor recorded.
+class DaemonTestCase: XCTestCase {
+    var standIn: StandInServer!
+    var sink: PulseNullSink?
+    var recorder: MonitorRecorder!
+    var daemon: DaemonProcess!
+
+    override func setUpWithError() throws {
+        guard PulseNullSink.serverReachable else {
+            if ProcessInfo.processInfo.environment["PREVIEWD_REQUIRE_PULSE"] == "1" {
+                throw TestSupportError("no PulseAudio server reachable (scripts/test starts one)")
+            }
+            throw XCTSkip("no PulseAudio server reachable; run scripts/test")
+        }
+        standIn = StandInServer(catalogFile: Fixtures.catalog, previewsDirectory: Fixtures.directory.appendingPathComponent("previews"))
+        try standIn.start()
+    }
+
+    /// previewd on a fresh null sink of the shared server, its monitor recorded.
+    func startOnSharedServer() throws {
+        let sink = try PulseNullSink()
+        self.sink = sink
+        recorder = try MonitorRecorder(sink: sink.name)
+        daemon = try DaemonProcess(arguments: ["--api-base", standIn.baseURL, "--sink", sink.name])
+    }
+
+    override func tearDown() {
+        if let daemon {
+            XCTAssertEqual(daemon.stop(), 0, "previewd should end cleanly on SIGTERM; it logged:\n\(daemon.log)")
+            XCTAssertFalse(FileManager.default.fileExists(atPath: daemon.socketPath), "the socket must be removed on exit")
+        }
+        recorder?.stop()
+        sink?.remove()
+        standIn?.stop()
+    }
+
+    /// `previewctl --json status`, decoded.
+    func status() throws -> StatusReport {
+        let result = try daemon.ctl("--json", "status")
+        XCTAssertEqual(result.status, 0, result.stderr)
+        return try JSONDecoder().decode(StatusReport.self, from: Data(result.stdout.utf8))
+    }
+}
