@@ -35,14 +35,21 @@ public final class PCMBuffer: @unchecked Sendable {
     public func write(_ source: UnsafePointer<Float>, frames: Int) -> Bool {
         let channels = format.channels
         var done = 0
+        var idleWaitUs: UInt32 = 0
         while done < frames {
             let w = writtenFrames.load(ordering: .relaxed)
             let free = capacityFrames - (w - readFrames.load(ordering: .acquiring))
             if free == 0 {
                 if cancellation.isCancelled { return false }
-                usleep(2_000)  // the consumer drains ~96 frames per ms at 48 kHz; 2 ms is plenty of room
+                // No lock to wait on (the consumer is the audio callback, which must not signal):
+                // sleep about as long as the consumer needs to free this write's frames, and back off
+                // to 50 ms while nothing is read at all (a prefetched track waiting its turn).
+                let needed = UInt32(min(frames - done, capacityFrames / 4) * 1_000_000 / format.sampleRate)
+                idleWaitUs = idleWaitUs == 0 ? max(2_000, needed) : min(50_000, idleWaitUs * 2)
+                usleep(idleWaitUs)
                 continue
             }
+            idleWaitUs = 0
             let n = min(free, frames - done, capacityFrames - w % capacityFrames)
             (samples + (w % capacityFrames) * channels)
                 .update(from: source + done * channels, count: n * channels)
