@@ -26,7 +26,7 @@ public final class PreviewBytes: @unchecked Sendable {
     private var expectedLength: Int?                     // protected by condition
     private var complete = false                         // protected by condition
     private var failure: FetchError?                     // protected by condition
-    private var completion: (@Sendable (Data) -> Void)?  // protected by condition
+    private var completionObservers: [@Sendable () -> Void] = []   // protected by condition
 
     /// An empty buffer that refuses to grow past `limit` bytes.
     public init(limit: Int = 16 << 20, initialCapacity: Int = 256 << 10) {
@@ -66,25 +66,37 @@ public final class PreviewBytes: @unchecked Sendable {
 
     /// Marks the body complete; fails it as truncated when fewer bytes came than announced.
     public func finish() {
-        condition.lock(); defer { condition.unlock() }
-        guard failure == nil else { return }
+        condition.lock()
+        guard failure == nil else { condition.unlock(); return }
         if let expected = expectedLength, count < expected {
             failLocked(.truncated(received: count, expected: expected))
+            condition.unlock()
             return
         }
         complete = true
         condition.broadcast()
-        if let completion {
-            let body = Data(bytes: storage.baseAddress!, count: count)
-            self.completion = nil
-            completion(body)
-        }
+        let observers = completionObservers
+        completionObservers = []
+        condition.unlock()
+        observers.forEach { $0() }   // outside the lock: they may read the bytes
     }
 
-    /// Calls `body` with a copy of the whole preview once it is complete (for the disk cache).
-    public func onComplete(_ body: @escaping @Sendable (Data) -> Void) {
+    /// Calls `body` once the whole preview is in (at once if it already is), outside any lock.
+    public func onComplete(_ body: @escaping @Sendable () -> Void) {
+        condition.lock()
+        guard complete else {
+            completionObservers.append(body)
+            condition.unlock()
+            return
+        }
+        condition.unlock()
+        body()
+    }
+
+    /// A copy of every byte received so far (the disk cache stores complete previews with it).
+    public func snapshot() -> Data {
         condition.lock(); defer { condition.unlock() }
-        completion = body
+        return Data(bytes: storage.baseAddress!, count: count)
     }
 
     /// Fails the buffer: pending and later reads return `error`.

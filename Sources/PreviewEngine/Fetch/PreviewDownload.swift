@@ -22,7 +22,7 @@ public final class PreviewDownload: Sendable {
             return
         }
         if let cache {
-            bytes.onComplete { body in cache.store(url, body) }
+            bytes.onComplete { [unowned bytes] in cache.store(url, bytes.snapshot()) }
         }
         handle = fetcher.fetch(url, into: bytes)
     }

@@ -83,6 +83,8 @@ extension Player {
         downloads[index]?.cancel()
         let download = PreviewDownload(url: url, fetcher: fetcher, limit: policy.maxPreviewBytes, cache: policy.cache)
         downloads[index] = download
+        let events = eventSink
+        download.bytes.onComplete { events.yield(.downloadComplete(url: url)) }
         return download
     }
 

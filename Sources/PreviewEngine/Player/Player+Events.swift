@@ -6,6 +6,7 @@ extension Player {
         switch event {
         case .decoder(let id, let event): decoderEvent(event, slot: id)
         case .output(let event): outputEvent(event)
+        case .downloadComplete: updatePrefetch()
         }
     }
 

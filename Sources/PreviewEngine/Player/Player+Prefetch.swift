@@ -2,7 +2,8 @@ import PreviewCore
 
 /// The prefetch window: the tracks `next` and `prev` would play are downloaded and their first
 /// seconds decoded while the current one plays, and the one that follows is handed to the output to
-/// start without a gap.
+/// start without a gap. Neighbours start downloading only once the current track's download is
+/// complete, so they never take bandwidth from the track being heard.
 extension Player {
     /// Brings the slots and downloads in line with the transport's current, upcoming and previous tracks.
     func updatePrefetch() {
@@ -35,7 +36,8 @@ extension Player {
             download.cancel()
             downloads[i] = nil
         }
-        for i in wanted.keys.sorted() where prefetched[i] == nil {
+        let currentDone = current.map { $0.download.bytes.isComplete || $0.download.hasFailed } ?? true
+        for i in wanted.keys.sorted() where prefetched[i] == nil && currentDone {
             guard let item = queue[safe: i], item.isPlayable, let url = item.track.fetchablePreviewURL else { continue }
             prefetched[i] = makeSlot(i, startMs: 0, download: downloadFor(i, url: url))
         }

@@ -4,4 +4,6 @@
 enum PlayerEvent: Sendable {
     case decoder(slot: UInt64, PreviewDecoder.Event)
     case output(OutputEvent)
+    /// The current track's download finished: the neighbours may start theirs.
+    case downloadComplete(url: String)
 }
