@@ -15,6 +15,7 @@ public final class PCMBuffer: @unchecked Sendable {
     private let writtenFrames = Atomic<Int>(0)   // total frames ever written; producer stores
     private let readFrames = Atomic<Int>(0)      // total frames ever read; consumer stores
     private let finished = Atomic<Bool>(false)
+    private var waitingForRoom = false   // producer's thread only
     /// Raised to end a producer's wait for room (skip, stop, shutdown).
     public let cancellation = CancellationFlag()
 
@@ -39,16 +40,20 @@ public final class PCMBuffer: @unchecked Sendable {
         while done < frames {
             let w = writtenFrames.load(ordering: .relaxed)
             let free = capacityFrames - (w - readFrames.load(ordering: .acquiring))
-            if free == 0 {
+            // Once the ring is full, wait until a quarter of it is free before writing again, so a
+            // decoder that is ahead decodes in batches instead of waking once per AAC frame.
+            if free == 0 || (waitingForRoom && free < capacityFrames / 4) {
                 if cancellation.isCancelled { return false }
+                waitingForRoom = true
                 // No lock to wait on (the consumer is the audio callback, which must not signal):
-                // sleep about as long as the consumer needs to free this write's frames, and back off
-                // to 50 ms while nothing is read at all (a prefetched track waiting its turn).
-                let needed = UInt32(min(frames - done, capacityFrames / 4) * 1_000_000 / format.sampleRate)
-                idleWaitUs = idleWaitUs == 0 ? max(2_000, needed) : min(50_000, idleWaitUs * 2)
+                // sleep about as long as the consumer needs to free that room, at most 50 ms at a time.
+                let wanted = capacityFrames / 4 - free
+                let needed = UInt32(min(50_000, max(2_000, wanted * 1_000_000 / format.sampleRate)))
+                idleWaitUs = idleWaitUs == 0 ? needed : min(50_000, max(needed, idleWaitUs * 2))
                 usleep(idleWaitUs)
                 continue
             }
+            waitingForRoom = false
             idleWaitUs = 0
             let n = min(free, frames - done, capacityFrames - w % capacityFrames)
             (samples + (w % capacityFrames) * channels)
