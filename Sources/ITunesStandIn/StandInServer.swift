@@ -69,7 +69,7 @@ public final class StandInServer {
         listener = -1
         let open = connections
         lock.unlock()
-        if fd >= 0 { shutdown(fd, Int32(SHUT_RDWR)); close(fd) }
+        if fd >= 0 { shutdown(fd, Int32(SHUT_RDWR)) }   // the accept thread closes it (no fd reuse race)
         for c in open { shutdown(c, Int32(SHUT_RDWR)) }
     }
 
@@ -100,6 +100,7 @@ public final class StandInServer {
     // MARK: Serving
 
     private func acceptLoop(_ fd: Int32) {
+        defer { close(fd) }
         while true {
             let client = accept(fd, nil, nil)
             if client < 0 {

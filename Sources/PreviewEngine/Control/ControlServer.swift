@@ -68,14 +68,16 @@ public final class ControlServer {
         let open = clients
         lock.unlock()
         if fd >= 0 {
+            // shutdown wakes the accept thread, which closes the descriptor itself: closing it here
+            // could hand its number to a new socket while that thread still calls accept on it.
             shutdown(fd, Int32(SHUT_RDWR))
-            close(fd)
             unlink(path)
         }
         for client in open { shutdown(client, Int32(SHUT_RDWR)) }
     }
 
     private func acceptLoop(_ fd: Int32) {
+        defer { close(fd) }
         while true {
             let client = accept(fd, nil, nil)
             if client < 0 {
@@ -93,9 +95,14 @@ public final class ControlServer {
                 continue
             }
             lock.lock()
-            let admitted = clients.count < maxClients && !stopped
+            let done = stopped
+            let admitted = clients.count < maxClients && !done
             if admitted { clients.insert(client) }
             lock.unlock()
+            if done {
+                close(client)
+                return
+            }
             guard admitted else {
                 _ = UnixSocket.writeAll(client, Self.encode(.failure(id: nil, ControlError(.internal, "too many clients"))))
                 close(client)
