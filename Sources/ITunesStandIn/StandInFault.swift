@@ -15,4 +15,8 @@ public enum StandInFault: Equatable, Sendable {
     case ignoreRange
     /// Answer with a redirect to `location` (a path on this server or a full URL).
     case redirect(to: String)
+    /// Answer 200 with this body and content type instead of the real answer (truncated or hostile JSON).
+    case body([UInt8], contentType: String)
+    /// Answer with this status and a `Retry-After` header (rate limiting).
+    case retryAfter(status: Int, seconds: Int)
 }

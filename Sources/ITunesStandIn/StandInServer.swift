@@ -163,6 +163,10 @@ public final class StandInServer {
                 return send(fd, status: 200, type: "text/html", body: Array("<html><body>Not audio</body></html>".utf8))
             case .redirect(let location):
                 return send(fd, status: 302, type: "text/html", body: [], extra: ["Location: \(location)"])
+            case .body(let bytes, let type):
+                return send(fd, status: 200, type: type, body: bytes)
+            case .retryAfter(let code, let seconds):
+                return send(fd, status: code, type: "text/html", body: Array("<html>slow down</html>".utf8), extra: ["Retry-After: \(seconds)"])
             default:
                 break
             }
@@ -173,11 +177,12 @@ public final class StandInServer {
 
         switch head.path {
         case "/search":
-            let limit = Int(head.query["limit"] ?? "") ?? 50
-            return sendJSON(fd, catalog.search(term: head.query["term"] ?? "", limit: limit))
+            return sendJSON(fd, catalog.search(head.query))
         case "/lookup":
-            let ids = (head.query["id"] ?? "").split(separator: ",").compactMap { Int($0) }
-            return sendJSON(fd, catalog.lookup(ids: ids))
+            return sendJSON(fd, catalog.lookup(head.query))
+        case let path where path.hasSuffix("/json") && path.contains("/rss/topsongs/"):
+            let body = (try? JSONEncoder().encode(catalog.chart(path: path))) ?? Data()
+            return send(fd, status: 200, type: "text/javascript; charset=utf-8", body: [UInt8](body))
         default:
             guard head.path.hasPrefix("/previews/"), !head.path.contains(".."),
                   let body = try? Data(contentsOf: previewsDirectory.appendingPathComponent(String(head.path.dropFirst(10)))) else {

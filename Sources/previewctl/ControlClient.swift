@@ -10,6 +10,8 @@ struct ControlClient {
         case unreachable(path: String, reason: String)
         /// The connection broke or the answer was not a response (exit status 4).
         case protocolError(String)
+        /// previewd answered with an error.
+        case refused(ControlError)
     }
 
     let path: String
@@ -18,9 +20,34 @@ struct ControlClient {
 
     /// Sends `command` and returns the daemon's response.
     func send(_ command: ControlCommand) throws(Failure) -> ControlResponse {
+        let fd = try dial(command)
+        defer { close(fd) }
+        var reader = LineReader(fd: fd, timeoutSeconds: timeoutSeconds)
+        guard let first = try reader.next() else { throw .protocolError("previewd closed the connection without answering") }
+        do { return try JSONDecoder().decode(ControlResponse.self, from: Data(first)) }
+        catch { throw .protocolError("previewd's answer is not a response") }
+    }
+
+    /// Sends `command` (a subscribe) and hands every line after its answer to `onLine` until the
+    /// connection ends.
+    func stream(_ command: ControlCommand, onLine: ([UInt8]) -> Void) throws(Failure) {
+        let fd = try dial(command)
+        defer { close(fd) }
+        var reader = LineReader(fd: fd, timeoutSeconds: nil)
+        guard let first = try reader.next() else { throw .protocolError("previewd closed the connection without answering") }
+        guard let answer = try? JSONDecoder().decode(ControlResponse.self, from: Data(first)) else {
+            throw .protocolError("previewd's answer is not a response")
+        }
+        guard answer.ok else { throw .refused(answer.error ?? ControlError(.internal, "refused")) }
+        while let line = try reader.next() { onLine(line) }
+    }
+
+    /// Connects and sends `command`; returns the descriptor.
+    private func dial(_ command: ControlCommand) throws(Failure) -> Int32 {
         let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
         guard fd >= 0 else { throw .unreachable(path: path, reason: String(cString: strerror(errno))) }
-        defer { close(fd) }
+        var ok = false
+        defer { if !ok { close(fd) } }
         var address = sockaddr_un()
         address.sun_family = sa_family_t(AF_UNIX)
         let bytes = Array(path.utf8)
@@ -32,9 +59,6 @@ struct ControlClient {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
         }
         guard connected == 0 else { throw .unreachable(path: path, reason: String(cString: strerror(errno))) }
-        var tv = timeval(tv_sec: timeoutSeconds, tv_usec: 0)
-        setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, socklen_t(MemoryLayout<timeval>.size))
-
         guard var line = try? JSONEncoder().encode(command.request(id: 1)) else { throw .protocolError("cannot encode request") }
         line.append(UInt8(ascii: "\n"))
         var offset = 0
@@ -44,19 +68,39 @@ struct ControlClient {
             offset += n
         }
 
-        var framer = LineFramer(maxLineLength: 16 << 20)
-        var buffer = [UInt8](repeating: 0, count: 16 * 1024)
-        while true {
+        ok = true
+        return fd
+    }
+}
+
+/// Reads newline-framed lines from a socket, with an optional timeout per read.
+private struct LineReader {
+    let fd: Int32
+    let timeoutSeconds: Int?
+    var framer = LineFramer(maxLineLength: 16 << 20)
+    var ready: [[UInt8]] = []
+    var buffer = [UInt8](repeating: 0, count: 16 * 1024)
+
+    init(fd: Int32, timeoutSeconds: Int?) {
+        self.fd = fd
+        self.timeoutSeconds = timeoutSeconds
+        if let timeoutSeconds {
+            var tv = timeval(tv_sec: timeoutSeconds, tv_usec: 0)
+            setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, socklen_t(MemoryLayout<timeval>.size))
+        }
+    }
+
+    /// The next line, or nil at the end of the stream.
+    mutating func next() throws(ControlClient.Failure) -> [UInt8]? {
+        while ready.isEmpty {
             let n = buffer.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
             if n < 0, errno == EINTR { continue }
-            if n < 0, errno == EAGAIN || errno == EWOULDBLOCK { throw .protocolError("previewd did not answer within \(timeoutSeconds) s") }
-            guard n > 0 else { throw .protocolError("previewd closed the connection without answering") }
-            let lines: [[UInt8]]
-            do { lines = try framer.feed(buffer[..<n]) } catch { throw .protocolError("answer too long") }
-            if let first = lines.first {
-                do { return try JSONDecoder().decode(ControlResponse.self, from: Data(first)) }
-                catch { throw .protocolError("previewd's answer is not a response") }
+            if n < 0, errno == EAGAIN || errno == EWOULDBLOCK {
+                throw .protocolError("previewd did not answer within \(timeoutSeconds ?? 0) s")
             }
+            guard n > 0 else { return nil }
+            do { ready = try framer.feed(buffer[..<n]) } catch { throw .protocolError("answer too long") }
         }
+        return ready.removeFirst()
     }
 }

@@ -61,4 +61,83 @@ enum Output {
             return line
         }.joined(separator: "\n")
     }
+
+    /// The human form of a catalog report: the table, what was not queued and why, what plays.
+    static func catalog(_ value: JSONValue) throws -> String {
+        let r = try value.decode(as: CatalogReport.self)
+        var lines = [CatalogTable.render(r)]
+        if let album = r.album { lines.append("album: " + TerminalText.sanitized(album)) }
+        for item in r.notQueued {
+            let name = r.results[item.result].trackName ?? r.results[item.result].collectionName ?? r.results[item.result].artistName ?? "?"
+            lines.append("not queued: \(TerminalText.sanitized(name)) — \(TerminalText.sanitized(item.reason))")
+        }
+        var summary = "\(r.results.count - r.notQueued.count) of \(r.results.count) results queued"
+        if let first = r.firstQueueIndex, first > 0 { summary += " from index \(first)" }
+        if r.skipped > 0 { summary += "; \(r.skipped) malformed entr\(r.skipped == 1 ? "y" : "ies") skipped" }
+        if r.mayHaveMore { summary += "; previewctl more for the next page" }
+        lines.append(summary)
+        if r.firstQueueIndex != nil, r.status.state != .stopped, r.status.state != .idle, let t = r.status.track {
+            lines.append("\(r.status.state.rawValue): " + TerminalText.sanitized(t.displayName))
+        }
+        return lines.joined(separator: "\n")
+    }
+
+    /// The human form of `info`.
+    static func info(_ value: JSONValue) throws -> String {
+        let r = try value.decode(as: InfoReport.self)
+        let t = r.track
+        let isFilm = (t.kind ?? "").contains("movie")
+        var fields: [(String, String?)] = [
+            ("index", String(r.index)),
+            ("title", t.trackName ?? t.collectionName),
+            (isFilm ? "director" : "artist", t.artistName),
+            ("album", isFilm ? nil : t.collectionName),
+            ("kind", t.kind),
+            ("released", t.releaseDate.map { String($0.prefix(10)) }),
+            ("duration", t.trackTimeMillis.map { clock($0) }),
+            ("genre", t.primaryGenreName),
+            ("price", CatalogTable.price(t).isEmpty ? nil : CatalogTable.price(t)),
+            ("rating", t.contentAdvisoryRating),
+            ("explicit", t.trackExplicitness),
+            ("store", t.trackViewUrl ?? t.collectionViewUrl),
+            ("artwork", [t.artworkUrl100, t.artworkUrl60, t.artworkUrl30].compactMap { $0 }.joined(separator: " ")),
+            ("preview", t.previewUrl),
+            ("description", isFilm ? (t.longDescription ?? t.shortDescription) : nil),
+            ("failed", r.error),
+        ]
+        if let a = r.artist {
+            fields += [(isFilm ? "production" : "artist info", [a.artistType ?? a.wrapperType, a.artistName, a.primaryGenreName]
+                .compactMap { $0 }.joined(separator: " · ")), ("artist link", a.artistLinkUrl)]
+        } else if let why = r.artistError {
+            fields.append(("artist info", "unavailable (\(why))"))
+        }
+        return fields.compactMap { key, value in
+            guard let value, !value.isEmpty else { return nil }
+            return key.padding(toLength: 12, withPad: " ", startingAt: 0) + TerminalText.sanitized(value)
+        }.joined(separator: "\n")
+    }
+
+    /// The human form of `share`: the line alone.
+    static func share(_ value: JSONValue) throws -> String {
+        TerminalText.sanitized(try value.decode(as: ShareReport.self).line)
+    }
+
+    /// One event as a short line (`watch`).
+    static func event(_ e: JSONValue) -> String {
+        let text = { (key: String) in TerminalText.sanitized(e[key]?.stringValue ?? "") }
+        let int = { (key: String) in e[key]?.intValue }
+        switch text("event") {
+        case "state": return "state   \(text("state"))" + (int("index").map { " [\($0)]" } ?? "")
+        case "track":
+            let t = e["track"].flatMap { try? $0.decode(as: Track.self) }
+            return "track   [\(int("index") ?? 0)] " + TerminalText.sanitized(t?.displayName ?? "?")
+        case "queue": return "queue   \(int("length") ?? 0) items"
+        case "error": return "error   " + text("message")
+        case "output": return "output  " + text("state") + (e["reason"] != nil ? " (\(text("reason")))" : "")
+        case "volume": return "volume  \(int("volume") ?? 0)%" + (e["muted"]?.boolValue == true ? " (muted)" : "")
+        case "modes": return "modes   repeat \(text("repeat")), shuffle \(e["shuffle"]?.boolValue == true ? "on" : "off")"
+        case "position": return "position \(clock(int("positionMs"))) / \(clock(int("durationMs")))"
+        default: return json(e)
+        }
+    }
 }

@@ -1,4 +1,5 @@
 import ArgumentParser
+import Foundation
 import PreviewCore
 
 /// previewctl: every command a listener needs, talking to previewd over its control socket.
@@ -8,8 +9,7 @@ struct Previewctl: ParsableCommand {
         commandName: "previewctl",
         abstract: "Control previewd, the iTunes preview player.",
         discussion: """
-            Exit status: 0 done, 1 previewd refused the command (the message says why), \
-            3 previewd is not running or not reachable, 4 previewd's answer was broken, 64 bad usage.
+            \(ExitStatus.help)
 
             Examples:
               previewctl search "jack johnson"
@@ -17,10 +17,25 @@ struct Previewctl: ParsableCommand {
               previewctl --json status
             """,
         version: PreviewVersion.string,
-        subcommands: [Search.self, Play.self, Pause.self, Resume.self, Toggle.self, Stop.self,
-                      Next.self, Prev.self, Seek.self, Volume.self, Mute.self, Repeat.self,
-                      Shuffle.self, Status.self, Queue.self])
+        subcommands: [Search.self, Lookup.self, Top.self, More.self, Add.self,
+                      Play.self, Pause.self, Resume.self, Toggle.self, Stop.self, Next.self, Prev.self, Seek.self,
+                      Volume.self, Mute.self, Repeat.self, Shuffle.self,
+                      Status.self, Queue.self, Info.self, Share.self, Watch.self, Clear.self, Remove.self, Move.self])
 
     /// --socket and --json, given before the command (or after it).
     @OptionGroup var options: ClientOptions
+
+    /// Runs the command; bad usage exits with 2 (argument-parser's own default is 64).
+    static func main() {
+        do {
+            var command = try parseAsRoot()
+            try command.run()
+        } catch {
+            if exitCode(for: error) == .validationFailure {
+                FileHandle.standardError.write(Data((fullMessage(for: error) + "\n").utf8))
+                Foundation.exit(ExitStatus.usage)
+            }
+            exit(withError: error)
+        }
+    }
 }

@@ -57,7 +57,22 @@ struct Previewd: AsyncParsableCommand {
     @Option(help: "Search for this at start and play the results.")
     var search: String?
 
-    @Flag(help: "Log debug detail.")
+    @Flag(help: "When playback reaches the last two tracks of a search's results, queue the next page.")
+    var autopage = false
+
+    @Option(help: "Catalog calls allowed per minute (Apple allows about 20).")
+    var rateLimit: Int = 20
+
+    @Option(help: "Seconds a catalog answer is reused for the same query (0: never).")
+    var catalogCacheSeconds: Int = 300
+
+    @Option(help: "Seconds a catalog call may take.")
+    var catalogTimeout: Int = 10
+
+    @Option(help: "Least important log lines shown: debug, info, warning or error.")
+    var logLevel: LogLevelName = .info
+
+    @Flag(help: "Same as --log-level debug.")
     var verbose = false
 
     func validate() throws {
@@ -73,11 +88,14 @@ struct Previewd: AsyncParsableCommand {
         }
         guard (2...1024).contains(prefetchMemory) else { throw ValidationError("--prefetch-memory must be 2–1024 MiB") }
         guard (1...100_000).contains(cacheSize) else { throw ValidationError("--cache-size must be 1–100000 MiB") }
+        guard (1...600).contains(rateLimit) else { throw ValidationError("--rate-limit must be 1–600 calls a minute") }
+        guard (0...86_400).contains(catalogCacheSeconds) else { throw ValidationError("--catalog-cache-seconds must be 0–86400") }
+        guard (1...120).contains(catalogTimeout) else { throw ValidationError("--catalog-timeout must be 1–120 s") }
     }
 
     func run() async throws {
         signal(SIGPIPE, SIG_IGN)
-        let log = Log(minimum: verbose ? .debug : .info)
+        let log = Log(minimum: verbose ? .debug : logLevel.level)
         var output = PulseSink.Configuration(server: pulseServer, sink: sink)
         output.latencyMs = latencyMs
         let audio = PulseSink(configuration: output)
@@ -93,12 +111,15 @@ struct Previewd: AsyncParsableCommand {
                 throw ExitCode(1)
             }
         }
-        let player = Player(catalog: ITunesClient(base: URL(string: apiBase)!, country: country.uppercased()),
-                            fetcher: PreviewFetcher(), sink: audio, policy: policy, log: log)
+        let catalog = ITunesClient(base: URL(string: apiBase)!, country: country.uppercased(), timeout: TimeInterval(catalogTimeout),
+                                   callsPerMinute: rateLimit, cacheSeconds: Double(catalogCacheSeconds))
+        let events = EventHub()
+        let player = Player(catalog: catalog, fetcher: PreviewFetcher(), sink: audio, policy: policy, events: events,
+                            autopage: autopage, log: log)
         await player.start()
 
         let path = socket ?? SocketPath.defaultPath()
-        let server = ControlServer(path: path, log: log) { request in await player.respond(to: request) }
+        let server = ControlServer(path: path, log: log, events: events) { request in await player.respond(to: request) }
         do {
             try server.start()
         } catch {
@@ -109,7 +130,7 @@ struct Previewd: AsyncParsableCommand {
 
         if let search {
             Task {
-                do { _ = try await player.handle(.search(term: search, limit: ControlCommand.searchLimits.default)) }
+                do { _ = try await player.handle(.search(CatalogQuery(term: search), Enqueue())) }
                 catch { log(.warning, "start-up search failed: \((error as? ControlError)?.message ?? "\(error)")") }
             }
         }
@@ -119,5 +140,19 @@ struct Previewd: AsyncParsableCommand {
         server.stop()
         await player.shutdown()
         audio.close()
+    }
+}
+
+/// `--log-level` values.
+enum LogLevelName: String, ExpressibleByArgument, CaseIterable {
+    case debug, info, warning, error
+
+    var level: Log.Level {
+        switch self {
+        case .debug: return .debug
+        case .info: return .info
+        case .warning: return .warning
+        case .error: return .error
+        }
     }
 }

@@ -10,8 +10,8 @@ final class ProtocolTests: XCTestCase {
     func testParsesEveryCommand() throws {
         let cases: [(String, ControlCommand)] = [
             (#"{"id":1,"cmd":"hello"}"#, .hello),
-            (#"{"id":2,"cmd":"search","args":{"term":"jack johnson","limit":10}}"#, .search(term: "jack johnson", limit: 10)),
-            (#"{"cmd":"search","args":{"term":"x"}}"#, .search(term: "x", limit: 50)),
+            (#"{"id":2,"cmd":"search","args":{"term":"jack johnson","limit":10}}"#, .search(CatalogQuery(term: "jack johnson", limit: 10), Enqueue())),
+            (#"{"cmd":"search","args":{"term":"x"}}"#, .search(CatalogQuery(term: "x"), Enqueue())),
             (#"{"cmd":"play"}"#, .play(index: nil)),
             (#"{"cmd":"play","args":{"index":3}}"#, .play(index: 3)),
             (#"{"cmd":"play","args":{"index":null}}"#, .play(index: nil)),

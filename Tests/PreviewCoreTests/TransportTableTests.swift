@@ -110,6 +110,22 @@ final class TransportTableTests: XCTestCase {
             ("paused", .queueReplaced(start: 1), .to(Self.L(1, 2, true), [load(1, 2)])),
             ("stopped", .queueReplaced(start: 1), .to(Self.L(1, 2, true), [load(1, 2)])),
             ("playingLast", .queueReplaced(start: 1), .to(Self.L(1, 2, true), [load(1, 2)])),
+            // queueReplaced(start: 1, play: false): wait, stopped at the first playable track from 1
+            ("idle", .queueReplaced(start: 1, play: false), .to(.stopped(index: 1), [])),
+            ("loading", .queueReplaced(start: 1, play: false), .to(.stopped(index: 1), [.stopOutput])),
+            ("loadingPaused", .queueReplaced(start: 1, play: false), .to(.stopped(index: 1), [.stopOutput])),
+            ("playing", .queueReplaced(start: 1, play: false), .to(.stopped(index: 1), [.stopOutput])),
+            ("paused", .queueReplaced(start: 1, play: false), .to(.stopped(index: 1), [.stopOutput])),
+            ("stopped", .queueReplaced(start: 1, play: false), .to(.stopped(index: 1), [])),
+            ("playingLast", .queueReplaced(start: 1, play: false), .to(.stopped(index: 1), [.stopOutput])),
+            // queueEdited: items 0 and 1 swapped; the current track follows its item, nothing reloads
+            ("idle", .queueEdited(map: [1, 0, 2, 3]), .to(.idle, [])),
+            ("loading", .queueEdited(map: [1, 0, 2, 3]), .to(Self.L(1, 1, true), [])),
+            ("loadingPaused", .queueEdited(map: [1, 0, 2, 3]), .to(Self.L(1, 1, false), [])),
+            ("playing", .queueEdited(map: [1, 0, 2, 3]), .to(Self.P(1, 1), [])),
+            ("paused", .queueEdited(map: [1, 0, 2, 3]), .to(Self.Z(1, 1), [])),
+            ("stopped", .queueEdited(map: [1, 0, 2, 3]), .to(.stopped(index: 1), [])),
+            ("playingLast", .queueEdited(map: [1, 0, 2, 3]), .to(Self.P(3, 1), [])),
             // trackReady(#1)
             ("idle", .trackReady(Self.r(1)), .to(.idle, [])),
             ("loading", .trackReady(Self.r(1)), .to(Self.P(0, 1), [.startOutput(request: Self.r(1), paused: false)])),
@@ -172,7 +188,48 @@ final class TransportTableTests: XCTestCase {
             }
         }
         XCTAssertEqual(covered, Set(setups.keys))
-        XCTAssertEqual(table.count, 7 * 14, "one row per state for each of the 14 input kinds in the table")
+        XCTAssertEqual(table.count, 7 * 16, "one row per state for each of the 16 input kinds in the table")
+    }
+
+    func testRemovingTheCurrentTrackPlaysTheOneThatTookItsPlace() throws {
+        var playing = try start("playing")   // playing 0
+        var shorter = queue
+        let map = shorter.remove(at: 0)
+        XCTAssertEqual(map, [nil, 0, 1, 2])
+        XCTAssertEqual(try playing.handle(.queueEdited(map: map), queue: shorter), [.load(index: 0, request: Self.r(2), startMs: 0)])
+        XCTAssertEqual(playing.state, Self.L(0, 2, true))
+
+        var paused = try start("paused")
+        XCTAssertEqual(try paused.handle(.queueEdited(map: map), queue: shorter), [.load(index: 0, request: Self.r(2), startMs: 0)])
+        XCTAssertEqual(paused.state, Self.L(0, 2, false), "a paused queue stays paused on the new track")
+
+        var last = try start("playingLast")  // playing 3, the last
+        var cut = queue
+        let lastMap = cut.remove(at: 3)
+        XCTAssertEqual(try last.handle(.queueEdited(map: lastMap), queue: cut), [.stopOutput])
+        XCTAssertEqual(last.state, .stopped(index: nil))
+
+        var cleared = try start("playing")
+        var empty = queue
+        let all = empty.removeAll()
+        XCTAssertEqual(try cleared.handle(.queueEdited(map: all), queue: empty), [.stopOutput])
+        XCTAssertEqual(cleared.state, .idle)
+
+        var earlier = try start("playingLast")   // removing an item before the current one shifts it
+        var before = queue
+        let beforeMap = before.remove(at: 1)
+        XCTAssertEqual(try earlier.handle(.queueEdited(map: beforeMap), queue: before), [])
+        XCTAssertEqual(earlier.state, Self.P(2, 1))
+    }
+
+    func testMovingKeepsAShuffledOrderAndTheQueueConsistent() throws {
+        var q = queue
+        XCTAssertEqual(q.move(from: 3, to: 0), [1, 2, 3, 0])
+        XCTAssertEqual(q.items.map(\.track.trackId), [4, 1, 2, 3])
+        let shuffled = PlayOrder.shuffled(count: 4, first: 0, seed: 7)
+        let remapped = shuffled.remapped([nil, 0, 1, 2], count: 3)
+        XCTAssertEqual(Set(remapped.indices), [0, 1, 2])
+        XCTAssertEqual(remapped.indices, shuffled.indices.filter { $0 != 0 }.map { $0 - 1 })
     }
 
     func testEmptyQueue() throws {

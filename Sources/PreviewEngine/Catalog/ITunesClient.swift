@@ -4,62 +4,160 @@ import FoundationNetworking
 #endif
 import PreviewCore
 
-/// The iTunes Search API client: builds requests, fetches and decodes them. All of previewd's catalog
-/// HTTP goes through here, so rate limits and caching have one place to live.
+/// The iTunes Search API client: search, lookup and the top-songs chart. All of previewd's catalog
+/// HTTP goes through `fetch`, which holds the rate governor and the response cache.
 public final class ITunesClient: Sendable {
     /// The API root, e.g. `https://itunes.apple.com` (search is `{base}/search`).
     public let base: URL
-    /// The storefront, a two-letter country code.
+    /// The default storefront, a two-letter country code.
     public let country: String
     /// Answers larger than this are refused.
     public let maxResponseBytes = 10 << 20
+    /// Seconds a call may take.
+    public let timeout: TimeInterval
     private let session: URLSession
+    private let governor: RateGovernor
+    private let cache: ResponseCache
+    private let counter = CallCounter()
 
-    /// A client of the API at `base` for storefront `country`.
-    public init(base: URL, country: String = "US", timeout: TimeInterval = 10) {
+    /// A client of the API at `base` for storefront `country`, at most `callsPerMinute` calls,
+    /// answers kept `cacheSeconds`.
+    public init(base: URL, country: String = "US", timeout: TimeInterval = 10, callsPerMinute: Int = 20,
+                cacheSeconds: Double = 300) {
         self.base = base
         self.country = country
+        self.timeout = timeout
+        governor = RateGovernor(perMinute: callsPerMinute)
+        cache = ResponseCache(ttl: cacheSeconds)
         let configuration = URLSessionConfiguration.ephemeral
         configuration.timeoutIntervalForRequest = timeout
+        configuration.timeoutIntervalForResource = timeout
         configuration.urlCache = nil
         session = URLSession(configuration: configuration)
     }
 
-    /// The URL of a song search for `term` (`/search?term=…&media=music&entity=song&limit=…&country=…`).
-    public func searchURL(term: String, limit: Int) -> URL {
-        var components = URLComponents(url: base.appendingPathComponent("search"), resolvingAgainstBaseURL: false)!
-        components.queryItems = [
-            URLQueryItem(name: "term", value: term),
-            URLQueryItem(name: "media", value: "music"),
-            URLQueryItem(name: "entity", value: "song"),
-            URLQueryItem(name: "limit", value: String(limit)),
-            URLQueryItem(name: "country", value: country),
-        ]
+    /// Calls made to the API so far (cache hits excluded).
+    public var callCount: Int { counter.value }
+
+    /// The URL of `plan` for storefront `country`.
+    public func url(_ plan: SearchPlan, country: String? = nil) -> URL {
+        var components = URLComponents(url: base.appendingPathComponent(plan.path), resolvingAgainstBaseURL: false)!
+        components.queryItems = plan.items.map { URLQueryItem(name: $0.0, value: $0.1) }
+            + [URLQueryItem(name: "country", value: country ?? self.country)]
         return components.url!
     }
 
-    /// Songs matching `term`, in Apple's order.
-    public func searchSongs(term: String, limit: Int) async throws(CatalogError) -> [Track] {
-        try await get(searchURL(term: term, limit: limit)).results
+    /// The results of `query`; for an album query, the songs of the first album found.
+    public func search(_ query: CatalogQuery) async throws(CatalogError) -> CatalogPage {
+        let plan = query.plan
+        let first = url(plan, country: query.country)
+        let answer: SearchResponse = try await fetch(first)
+        var page = CatalogPage(results: answer.results, skipped: answer.skipped, requests: [first.absoluteString])
+        guard plan.expandsAlbums else { return page }
+        guard let album = answer.results.first(where: { $0.collectionId != nil }), let id = album.collectionId else {
+            page.results = []
+            return page
+        }
+        let songs = try await lookup(LookupQuery(ids: [id], entity: "song", country: query.country))
+        page.album = album.collectionName
+        page.results = songs.results.filter { $0.wrapperType == "track" || $0.wrapperType == nil }
+        page.skipped += songs.skipped
+        page.requests += songs.requests
+        return page
     }
 
-    /// Fetches and decodes one API answer.
-    func get(_ url: URL) async throws(CatalogError) -> SearchResponse {
+    /// The items of a lookup, with the looked-up collections and artists themselves first (as Apple sends them).
+    public func lookup(_ query: LookupQuery) async throws(CatalogError) -> CatalogPage {
+        let address = url(query.plan, country: query.country)
+        let answer: SearchResponse = try await fetch(address)
+        return CatalogPage(results: answer.results, skipped: answer.skipped, requests: [address.absoluteString])
+    }
+
+    /// The top-songs chart; entries without a preview link are completed by one batched lookup.
+    public func topSongs(_ query: ChartQuery) async throws(CatalogError) -> CatalogPage {
+        let address = base.appendingPathComponent(query.path(country: country))
+        let feed: ChartFeed = try await fetch(address)
+        var page = CatalogPage(results: feed.tracks, skipped: feed.skipped, requests: [address.absoluteString])
+        let missing = feed.tracks.filter { $0.previewUrl == nil }.compactMap(\.trackId)
+        guard !missing.isEmpty else { return page }
+        let found = try await lookup(LookupQuery(ids: Array(missing.prefix(200)), entity: nil, country: query.country?.uppercased()))
+        let byID = Dictionary(found.results.compactMap { t in t.trackId.map { ($0, t) } }, uniquingKeysWith: { a, _ in a })
+        page.results = page.results.map { entry in
+            guard entry.previewUrl == nil, let id = entry.trackId, let full = byID[id] else { return entry }
+            return full
+        }
+        page.requests += found.requests
+        return page
+    }
+
+    /// Fetches `url` (or takes it from the cache) and decodes it as `T`.
+    func fetch<T: Decodable>(_ url: URL) async throws(CatalogError) -> T {
+        let key = url.absoluteString
+        if let data = cache.get(key), let value = try? JSONDecoder().decode(T.self, from: data) { return value }
+        if let wait = governor.take() {
+            guard wait <= 2 else { throw .rateLimited(byAPI: false, retryAfterSeconds: Int(wait.rounded(.up))) }
+            try? await Task.sleep(nanoseconds: UInt64(wait * 1e9))
+            if let again = governor.take() { throw .rateLimited(byAPI: false, retryAfterSeconds: Int(again.rounded(.up))) }
+        }
+        counter.increment()
         let data: Data
         let response: URLResponse
         do {
             (data, response) = try await session.data(from: url)
+        } catch let error as URLError where error.code == .timedOut {
+            throw .timeout(seconds: Int(timeout.rounded()))
         } catch {
-            throw .unreachable(base: base.absoluteString, error.localizedDescription)
+            throw .offline(base: base.absoluteString, error.localizedDescription)
         }
-        if let http = response as? HTTPURLResponse, !(200..<300).contains(http.statusCode) {
-            throw .httpStatus(http.statusCode)
+        if let http = response as? HTTPURLResponse {
+            switch http.statusCode {
+            case 200..<300: break
+            case 403, 429:
+                let after = (http.value(forHTTPHeaderField: "Retry-After")).flatMap { Int($0) }
+                throw .rateLimited(byAPI: true, retryAfterSeconds: after)
+            default: throw .httpStatus(http.statusCode)
+            }
+            if http.mimeType?.lowercased() == "text/html" { throw .invalidData("an HTML page instead of JSON") }
         }
-        guard data.count <= maxResponseBytes else { throw .tooLarge(limit: maxResponseBytes) }
+        guard data.count <= maxResponseBytes else { throw .invalidData("answer larger than \(maxResponseBytes >> 20) MiB") }
+        let value: T
         do {
-            return try JSONDecoder().decode(SearchResponse.self, from: data)
+            value = try JSONDecoder().decode(T.self, from: data)
+        } catch DecodingError.dataCorrupted(let context) where context.codingPath.isEmpty {
+            throw .invalidData("not JSON (\(data.isEmpty ? "empty body" : "\(data.count) bytes"))")
         } catch {
-            throw .invalidResponse("\(error)".prefix(200).description)
+            throw .invalidData("not the shape the API sends (\(Self.describe(error)))")
+        }
+        cache.put(key, data)
+        return value
+    }
+
+    private static func describe(_ error: any Error) -> String {
+        switch error as? DecodingError {
+        case .keyNotFound(let key, _)?: return "no \"\(key.stringValue)\""
+        case .typeMismatch(_, let context)?, .valueNotFound(_, let context)?:
+            return "wrong type at \(context.codingPath.map(\.stringValue).joined(separator: "."))"
+        default: return String("\(error)".prefix(120))
         }
     }
+}
+
+/// What one catalog command found: the results in Apple's order and what was dropped.
+public struct CatalogPage: Sendable {
+    /// The results (tracks, and collections or artists where Apple sends them).
+    public var results: [Track]
+    /// Malformed entries skipped.
+    public var skipped: Int
+    /// The URLs called (or answered from the cache), in order.
+    public var requests: [String]
+    /// For an album query: the album whose songs these are.
+    public var album: String?
+}
+
+/// Counts calls across tasks.
+private final class CallCounter: @unchecked Sendable {   // `count` guarded by `lock`
+    private let lock = NSLock()
+    private var count = 0
+    func increment() { lock.lock(); count += 1; lock.unlock() }
+    var value: Int { lock.lock(); defer { lock.unlock() }; return count }
 }

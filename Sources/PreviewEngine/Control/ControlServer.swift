@@ -11,16 +11,19 @@ public final class ControlServer {
     /// At most this many clients at once; more are refused.
     public let maxClients = 128
     private let handler: @Sendable (ControlRequest) async -> ControlResponse
+    private let events: EventHub?
     private let log: Log
     private let lock = NSLock()
     private var listener: Int32 = -1                 // protected by lock
     private var clients: Set<Int32> = []             // protected by lock
     private var stopped = false                      // protected by lock
 
-    /// A server on `path` answering with `handler`.
-    public init(path: String, log: Log = Log(), handler: @escaping @Sendable (ControlRequest) async -> ControlResponse) {
+    /// A server on `path` answering with `handler`; `subscribe` streams `events`.
+    public init(path: String, log: Log = Log(), events: EventHub? = nil,
+                handler: @escaping @Sendable (ControlRequest) async -> ControlResponse) {
         self.path = path
         self.log = log
+        self.events = events
         self.handler = handler
     }
 
@@ -136,18 +139,62 @@ public final class ControlServer {
                 return
             }
             for line in lines where !line.allSatisfy({ $0 == 0x20 || $0 == 0x09 }) {
-                guard UnixSocket.writeAll(fd, Self.encode(answer(line))) else { return }
+                let request = try? JSONDecoder().decode(ControlRequest.self, from: Data(line))
+                if let request, request.cmd == "subscribe" {
+                    switch Result(catching: { () throws(ControlError) in try ControlCommand(request) }) {
+                    case .success(.subscribe(let position)):
+                        streamEvents(fd, id: request.id, position: position)
+                        return
+                    case .failure(let error):
+                        guard UnixSocket.writeAll(fd, Self.encode(.failure(id: request.id, error))) else { return }
+                        continue
+                    default: break
+                    }
+                }
+                guard UnixSocket.writeAll(fd, Self.encode(answer(line, request))) else { return }
+            }
+        }
+    }
+
+    /// The connection has become an event stream: events as they come (and the position every
+    /// second when asked) until the client leaves, falls too far behind, or the server stops.
+    private func streamEvents(_ fd: Int32, id: Int?, position: Bool) {
+        guard let events else {
+            _ = UnixSocket.writeAll(fd, Self.encode(.failure(id: id, ControlError(.internal, "events are not available"))))
+            return
+        }
+        let subscription = events.subscribe()
+        defer { subscription.cancel() }
+        guard UnixSocket.writeAll(fd, Self.encode(.success(id: id, .object(["subscribed": .bool(true), "position": .bool(position)])))) else {
+            return
+        }
+        var lastTick: UInt64 = 0
+        while true {
+            guard let lines = subscription.take(timeout: 0.25) else {
+                log(.warning, "dropped an event subscriber that stopped reading")
+                return
+            }
+            for line in lines { guard UnixSocket.writeAll(fd, line) else { return } }
+            lock.lock(); let done = stopped; lock.unlock()
+            if done || UnixSocket.peerHasLeft(fd) { return }
+            let now = MonotonicClock.nanoseconds()
+            if position, now - lastTick >= 1_000_000_000 {
+                lastTick = now
+                guard let status = answer(nil, ControlRequest(id: nil, cmd: "status")).result?.decodeStatus() else { continue }
+                let tick = ControlEvent.position(ms: status.positionMs, durationMs: status.durationMs)
+                guard UnixSocket.writeAll(fd, EventHub.encode(tick.json)) else { return }
             }
         }
     }
 
     /// Decodes one line and waits for the player's answer; this thread blocks, the player does not.
-    private func answer(_ line: [UInt8]) -> ControlResponse {
-        let request: ControlRequest
-        do {
-            request = try JSONDecoder().decode(ControlRequest.self, from: Data(line))
-        } catch {
-            return .failure(id: nil, ControlError(.badRequest, "not a request object: expected {\"id\": N, \"cmd\": \"...\", \"args\": {...}}"))
+    private func answer(_ line: [UInt8]?, _ decoded: ControlRequest?) -> ControlResponse {
+        guard let request = decoded else {
+            // Answer with the line's id when it has one, so the client can match the error.
+            let json = line.flatMap { try? JSONDecoder().decode(JSONValue.self, from: Data($0)) }
+            let message = json == nil ? "not JSON: expected one object per line"
+                : "not a request object: expected {\"id\": N, \"cmd\": \"...\", \"args\": {...}}"
+            return .failure(id: json?["id"]?.intValue, ControlError(.badRequest, message))
         }
         let box = ResponseBox()
         let done = DispatchSemaphore(value: 0)
@@ -172,6 +219,10 @@ public final class ControlServer {
 
 // `listener`, `clients` and `stopped` are guarded by `lock`; the rest is immutable.
 extension ControlServer: @unchecked Sendable {}
+
+private extension JSONValue {
+    func decodeStatus() -> StatusReport? { try? decode(as: StatusReport.self) }
+}
 
 /// Carries a response from the player's task back to the client's thread (ordered by the semaphore).
 private final class ResponseBox: @unchecked Sendable {

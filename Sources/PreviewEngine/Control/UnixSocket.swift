@@ -48,6 +48,18 @@ enum UnixSocket {
     }
 
     /// The uid of the process at the other end of `fd` (SO_PEERCRED).
+    /// True when the peer has closed its end; anything it sent meanwhile is read and dropped.
+    static func peerHasLeft(_ fd: Int32) -> Bool {
+        var scratch = [UInt8](repeating: 0, count: 512)
+        for _ in 0..<64 {   // bounded: a client that floods cannot hold this thread here
+            let n = scratch.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, Int32(MSG_DONTWAIT)) }
+            if n > 0 { continue }
+            if n == 0 { return true }
+            return !(errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR)
+        }
+        return false
+    }
+
     static func peerUID(_ fd: Int32) -> uid_t? {
         var credentials = PeerCredentials()
         var length = socklen_t(MemoryLayout<PeerCredentials>.size)

@@ -44,7 +44,9 @@ extension Player {
             dropSlots(keepingCurrent: false)
         case .markFailed(let index, let message):
             queue.markFailed(index, message: message)
+            queueVersion += 1
             lastError = "track \(index): \(message)"
+            publishError(lastError!)
             log(.warning, "track \(index) failed: \(message)")
         }
     }

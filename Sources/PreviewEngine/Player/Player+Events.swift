@@ -46,6 +46,8 @@ extension Player {
             // A neighbour that cannot play is skipped before anyone asks for it.
             prefetched[index] = nil
             queue.markFailed(index, message: error.message)
+            queueVersion += 1
+            publishError("track \(index): \(error.message)")
             log(.warning, "track \(index) failed while prefetching: \(error.message)")
             updatePrefetch()
         default:

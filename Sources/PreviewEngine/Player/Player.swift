@@ -12,6 +12,15 @@ public actor Player {
     let sink: any AudioSink
     let policy: FetchPolicy
     let log: Log
+    /// Where events for subscribed clients go.
+    let hub: EventHub?
+    /// Fetch the next page of the last search when playback nears the end of the queue.
+    let autopage: Bool
+    var autopaging = false
+    var lastSearch: LastSearch?
+    /// Bumped on every change of the queue's items, for the `queue` event.
+    var queueVersion = 0
+    var published = Published()
 
     var queue = PlayQueue()
     var transport = Transport()
@@ -42,13 +51,15 @@ public actor Player {
 
     /// A player searching `catalog`, fetching with `fetcher` and playing on `sink`.
     public init(catalog: ITunesClient, fetcher: PreviewFetcher, sink: any AudioSink,
-                policy: FetchPolicy = FetchPolicy(), log: Log = Log()) {
+                policy: FetchPolicy = FetchPolicy(), events: EventHub? = nil, autopage: Bool = false, log: Log = Log()) {
+        self.hub = events
+        self.autopage = autopage
         self.catalog = catalog
         self.fetcher = fetcher
         self.sink = sink
         self.policy = policy
         self.log = log
-        (events, eventSink) = AsyncStream.makeStream(of: PlayerEvent.self)
+        (self.events, eventSink) = AsyncStream.makeStream(of: PlayerEvent.self)
     }
 
     /// Starts handling engine events and routes the output's events here. Call once before the first command.
@@ -59,7 +70,7 @@ public actor Player {
         Task { [weak self] in
             for await event in events {
                 guard let self else { return }
-                await self.handle(event)
+                await self.handleAndPublish(event)
             }
         }
     }
@@ -72,12 +83,17 @@ public actor Player {
         do {
             let command = try ControlCommand(request)
             switch command {
-            case .next, .prev, .play, .seek, .search: switchCommandAt = received
+            case .next, .prev, .play, .seek, .search, .lookup, .top: switchCommandAt = received
             default: break
             }
+            defer { publishChanges() }
             return .success(id: request.id, try await handle(command))
         } catch let error as ControlError {
             return .failure(id: request.id, error)
+        } catch let error as CatalogError {
+            log(.warning, "catalog: \(error.message)")
+            publishError(error.message)
+            return .failure(id: request.id, error.controlError)
         } catch {
             return .failure(id: request.id, ControlError(.internal, "\(error)"))
         }
@@ -87,7 +103,16 @@ public actor Player {
     public func handle(_ command: ControlCommand) async throws -> JSONValue {
         switch command {
         case .hello: return try JSONValue(encoding: HelloReport.current)
-        case .search(let term, let limit): try await search(term: term, limit: limit)
+        case .search(let query, let enqueue): return try JSONValue(encoding: await search(query, enqueue))
+        case .lookup(let query, let enqueue): return try JSONValue(encoding: await lookup(query, enqueue))
+        case .top(let query, let enqueue): return try JSONValue(encoding: await top(query, enqueue))
+        case .more: return try JSONValue(encoding: await more())
+        case .info(let index): return try JSONValue(encoding: await info(index))
+        case .share: return try JSONValue(encoding: share())
+        case .clear: try clear()
+        case .remove(let index): try remove(index)
+        case .move(let from, let to): try move(from: from, to: to)
+        case .subscribe: throw ControlError(.badRequest, "subscribe is answered by the socket server")
         case .play(let index): try apply(.play(index: index))
         case .pause: try apply(.pause)
         case .resume: try apply(.resume)
@@ -137,38 +162,17 @@ public actor Player {
         return slot.startMs + sink.format.milliseconds(frames: sink.playedFrames)
     }
 
+    func handleAndPublish(_ event: PlayerEvent) {
+        handle(event)
+        publishChanges()
+    }
+
     /// Stops playback and every download; for shutdown.
     public func shutdown() {
         sink.stop()
         dropSlots(keepingCurrent: false)
         eventSink.finish()
         fetcher.shutdown()
-    }
-
-    private func search(term: String, limit: Int) async throws {
-        let results: [Track]
-        do {
-            results = try await catalog.searchSongs(term: term, limit: limit)
-        } catch {
-            log(.warning, "search failed: \(error.message)")
-            throw ControlError(.catalog, error.message)
-        }
-        let tracks = results.filter { $0.wrapperType == nil || $0.wrapperType == "track" }
-        guard !tracks.isEmpty else {
-            throw ControlError(.noResults, "no results for \"\(TerminalText.sanitized(term))\"")
-        }
-        let replacement = PlayQueue(tracks: tracks)
-        guard replacement.firstPlayable(from: 0) != nil else {
-            throw ControlError(.noResults, "\(tracks.count) results for \"\(TerminalText.sanitized(term))\", none with a playable preview")
-        }
-        // The old queue's slots and downloads belong to other tracks now.
-        dropSlots(keepingCurrent: true)
-        downloads.values.forEach { $0.cancel() }
-        downloads = [:]
-        queue = replacement
-        lastError = nil
-        log(.info, "search \"\(TerminalText.sanitized(term))\": \(tracks.count) tracks queued")
-        try apply(.queueReplaced(start: 0))
     }
 
     private func seek(_ target: SeekTarget) throws {

@@ -13,8 +13,8 @@ public final class PreviewSlot: @unchecked Sendable {  // `_phase` is guarded by
 
     /// Unique per slot; decoder events carry it.
     public let id: UInt64
-    /// The queue index it decodes.
-    public let index: Int
+    /// The queue index it decodes; changed by the player (only) when the queue is edited.
+    public var index: Int
     /// Where in the track the decoded audio starts.
     public let startMs: Int
     /// The download it reads.

@@ -2,33 +2,157 @@ import ArgumentParser
 import PreviewCore
 
 extension Previewctl {
-    /// `previewctl search TERM`: replace the queue with the results and play.
+    /// `previewctl search`: replace the queue with what the iTunes Store finds, and play.
     struct Search: ParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Search the iTunes Store, queue the previews and play the first.",
             discussion: """
+                The structured fields follow Apple's examples: --artist alone lists the artist's works; \
+                --song (with --artist and/or --album) finds songs; --artist with --album (or --album \
+                alone) finds the album and queues its songs.
+
                 Examples:
                   previewctl search "jack johnson"
-                  previewctl search --limit 10 beatles
+                  previewctl search --artist "the rolling stones" --song "under my thumb"
+                  previewctl search --artist "the rolling stones" --album "exile on main"
+                  previewctl search amelie --media movie --limit 5
+                  previewctl search emily --sort price --desc --no-play
+                """)
+
+        @ParentCommand var root: Previewctl
+        @OptionGroup var fields: SearchFields
+        @OptionGroup var queue: QueueOptions
+
+        func run() throws {
+            try root.options.run(.search(fields.query, queue.enqueue), human: Output.catalog)
+        }
+    }
+
+    /// `previewctl add`: a search appended to the queue.
+    struct Add: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Search and append the results to the queue (search --append).",
+            discussion: """
+                Examples:
+                  previewctl add "norah jones"
+                  previewctl add --artist adele --song hello
+                """)
+
+        @ParentCommand var root: Previewctl
+        @OptionGroup var fields: SearchFields
+        @OptionGroup var queue: QueueOptions
+
+        func run() throws {
+            var enqueue = queue.enqueue
+            enqueue.append = true
+            try root.options.run(.search(fields.query, enqueue), human: Output.catalog)
+        }
+    }
+
+    /// `previewctl lookup ID[,ID…]`.
+    struct Lookup: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Queue iTunes ids: an album id its songs, an artist id the artist's songs, a track id that track.",
+            discussion: """
+                Examples:
+                  previewctl lookup 1469577723
+                  previewctl lookup 909253 --limit 10 --sort recent
+                  previewctl lookup 255470095,204052021 --append
                 """)
 
         @ParentCommand var root: Previewctl
 
-        @Argument(help: "What to search for (artist, song, album…).")
-        var term: [String]
+        @Argument(help: "Comma-separated iTunes ids.")
+        var ids: String
 
-        @Option(help: "How many results (1–200).")
-        var limit: Int = ControlCommand.searchLimits.default
+        @Option(help: "Apple's entity for the related items (default: song).")
+        var entity: String = "song"
+
+        @Option(help: "How many related items (1–200).")
+        var limit: Int?
+
+        @Option(help: "recent (Apple's newest-first order), or previewd's: \(TrackSort.Key.allCases.map(\.rawValue).joined(separator: ", ")).")
+        var sort: String?
+
+        @Flag(help: "With --sort KEY: largest, latest or Z first.")
+        var desc = false
+
+        @Flag(help: "Append to the queue instead of replacing it.")
+        var append = false
+
+        @Flag(name: .customLong("no-play"), help: "Only queue; do not start playing.")
+        var noPlay = false
+
+        @Option(help: "Storefront, a two-letter country code.")
+        var country: String?
+
+        var command: ControlCommand {
+            let recent = sort == "recent"
+            let query = LookupQuery(ids: LookupQuery.ids(ids) ?? [], entity: entity, limit: limit,
+                                    sort: recent ? "recent" : nil, country: country?.uppercased())
+            let order = recent ? nil : sort.flatMap(TrackSort.Key.init(rawValue:)).map { TrackSort($0, descending: desc) }
+            return .lookup(query, Enqueue(append: append, play: !noPlay, sort: order))
+        }
 
         func validate() throws {
-            guard !term.joined().trimmingCharacters(in: .whitespaces).isEmpty else { throw ValidationError("give a search term") }
-            guard ControlCommand.searchLimits.range.contains(limit) else { throw ValidationError("--limit must be between 1 and 200") }
+            guard LookupQuery.ids(ids) != nil else { throw ValidationError("IDS must be positive numbers separated by commas") }
+            if let sort, sort != "recent", TrackSort.Key(rawValue: sort) == nil {
+                throw ValidationError("--sort must be recent or one of \(TrackSort.Key.allCases.map(\.rawValue).joined(separator: ", "))")
+            }
+            guard case .lookup(let query, _) = command else { return }
+            do { try query.validate() } catch { throw ValidationError(error.message) }
         }
 
         func run() throws {
-            try root.options.run(.search(term: term.joined(separator: " "), limit: limit), human: Output.status)
+            try root.options.run(command, human: Output.catalog)
+        }
+    }
+
+    /// `previewctl top`: the top-songs chart.
+    struct Top: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Queue the iTunes top-songs chart.",
+            discussion: """
+                Examples:
+                  previewctl top
+                  previewctl top --limit 10 --country gb
+                  previewctl top --genre 21 --no-play
+                """)
+
+        @ParentCommand var root: Previewctl
+
+        @Option(help: "Chart entries (1–200).")
+        var limit: Int = 50
+
+        @Option(help: "Storefront, a two-letter country code.")
+        var country: String?
+
+        @Option(help: "An iTunes genre id (e.g. 21 Rock, 14 Pop).")
+        var genre: Int?
+
+        @OptionGroup var queue: QueueOptions
+
+        var query: ChartQuery { ChartQuery(limit: limit, country: country?.lowercased(), genre: genre) }
+
+        func validate() throws {
+            do { try query.validate() } catch { throw ValidationError(error.message) }
+        }
+
+        func run() throws {
+            try root.options.run(.top(query, queue.enqueue), human: Output.catalog)
+        }
+    }
+
+    /// `previewctl more`: the next page of the last search.
+    struct More: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Append the next page of the last search to the queue.",
+            discussion: "Example:\n  previewctl more")
+
+        @ParentCommand var root: Previewctl
+
+        func run() throws {
+            try root.options.run(.more, human: Output.catalog)
         }
     }
 }
-
-import Foundation

@@ -35,6 +35,17 @@ public struct PlayOrder: Equatable, Sendable {
         indices += added
     }
 
+    /// The order after the queue was edited: `map[old]` is each old index's new place (nil: removed);
+    /// a shuffle keeps its relative order, and indices the map does not cover are appended.
+    public func remapped(_ map: [Int?], count: Int) -> PlayOrder {
+        guard isShuffled else { return PlayOrder(count: count) }
+        var order = self
+        order.indices = indices.compactMap { map.indices.contains($0) ? map[$0] : nil }.filter { $0 < count }
+        let missing = Set(0..<count).subtracting(order.indices)
+        order.indices += missing.sorted()
+        return order
+    }
+
     /// The next playable index after `index` in play order, wrapping to the start when `wrap`.
     public func after(_ index: Int?, in queue: PlayQueue, wrap: Bool) -> Int? {
         let position = index.flatMap { indices.firstIndex(of: $0) } ?? -1

@@ -10,8 +10,16 @@ public struct ControlError: Error, Codable, Equatable, Sendable {
         case badArgument = "bad-argument"
         /// The search found nothing.
         case noResults = "no-results"
-        /// The iTunes API could not be reached or answered badly.
-        case catalog = "catalog"
+        /// The iTunes API could not be reached (offline, refused, DNS).
+        case offline = "offline"
+        /// The iTunes API did not answer in time.
+        case timeout = "timeout"
+        /// The iTunes API answered with an HTTP error status.
+        case httpStatus = "http-status"
+        /// Too many catalog calls (Apple's 403/429, or previewd's own governor).
+        case rateLimited = "rate-limited"
+        /// The iTunes API's answer was not the JSON it sends.
+        case invalidData = "invalid-data"
         /// The transport refused (empty queue, no such index, nothing playing).
         case rejected = "rejected"
         /// The audio output failed.

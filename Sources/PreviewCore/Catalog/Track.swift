@@ -10,11 +10,15 @@ public struct Track: Codable, Equatable, Hashable, Sendable {
     public var collectionId: Int?
     public var trackId: Int?
     public var artistName: String?
+    public var collectionArtistName: String?
     public var collectionName: String?
     public var trackName: String?
     public var collectionCensoredName: String?
     public var trackCensoredName: String?
     public var artistViewUrl: String?
+    /// On artist results (`wrapperType` "artist"): the artist's page.
+    public var artistLinkUrl: String?
+    public var artistType: String?
     public var collectionViewUrl: String?
     public var trackViewUrl: String?
     public var previewUrl: String?
@@ -23,6 +27,7 @@ public struct Track: Codable, Equatable, Hashable, Sendable {
     public var artworkUrl100: String?
     public var collectionPrice: Double?
     public var trackPrice: Double?
+    public var trackRentalPrice: Double?
     public var releaseDate: String?
     public var collectionExplicitness: String?
     public var trackExplicitness: String?
@@ -34,6 +39,8 @@ public struct Track: Codable, Equatable, Hashable, Sendable {
     public var country: String?
     public var currency: String?
     public var primaryGenreName: String?
+    public var primaryGenreId: Int?
+    public var contentAdvisoryRating: String?
     public var isStreamable: Bool?
     public var longDescription: String?
     public var shortDescription: String?
@@ -53,6 +60,19 @@ public struct Track: Codable, Equatable, Hashable, Sendable {
     public var fetchablePreviewURL: String? {
         guard let url = previewUrl, PreviewURLPolicy.isFetchable(url) else { return nil }
         return url
+    }
+
+    /// Why this result is not queued, or nil when it can be: only tracks with an http(s) preview play.
+    public var unplayableReason: String? {
+        if let wrapper = wrapperType, wrapper != "track" { return "a \(wrapper), not a track" }
+        guard let url = previewUrl, !url.isEmpty else { return "no preview" }
+        guard PreviewURLPolicy.isFetchable(url) else {
+            let scheme = url.split(separator: ":", maxSplits: 1).first.map(String.init) ?? ""
+            return url.contains(":") && !scheme.isEmpty && scheme.count < 16
+                ? "preview URL scheme \"\(scheme.prefix(16))\" is not http or https"
+                : "preview URL is not an absolute http or https URL"
+        }
+        return nil
     }
 
     /// "Title — Artist", for logs and one-line human output.

@@ -30,8 +30,9 @@ public struct Transport: Equatable, Sendable {
         case prev
         /// Move within the current track to `toMs` (the player clamps it to the track).
         case seek(toMs: Int)
-        /// The queue was replaced; start at the first playable track from `start`.
-        case queueReplaced(start: Int)
+        /// The queue was replaced; start at the first playable track from `start`, or with `play`
+        /// false, stop and wait there.
+        case queueReplaced(start: Int, play: Bool = true)
         /// The load `request` has decoded audio ready to write.
         case trackReady(RequestID)
         /// The load `request` failed (fetch, demux or decode); the message is for the user.
@@ -40,6 +41,9 @@ public struct Transport: Equatable, Sendable {
         case trackEnded(RequestID)
         /// Items were added at the end of the queue.
         case queueAppended
+        /// Items were removed or moved: `map[old]` is each old index's new place, nil when removed.
+        /// A removed current track is followed by the next one; a moved one keeps playing.
+        case queueEdited(map: [Int?])
         /// The output ran dry while `request` was still arriving (a slow network).
         case underrun(RequestID)
         /// Audio of `request` flows again after an underrun.
@@ -203,12 +207,13 @@ public struct Transport: Equatable, Sendable {
             case .idle, .stopped: throw .nothingToControl
             }
 
-        case .queueReplaced(let start):
+        case .queueReplaced(let start, let play):
             let first = queue.firstPlayable(from: start)
             order = order.isShuffled ? .shuffled(count: queue.count, first: first, seed: nextSeed()) : PlayOrder(count: queue.count)
-            if let i = first { return load(i, autoplay: true) }
+            if play, let i = first { return load(i, autoplay: true) }
             let wasActive = currentRequest != nil
-            state = queue.isEmpty ? .idle : .stopped(index: nil)
+            buffering = false
+            state = queue.isEmpty ? .idle : .stopped(index: play ? nil : first)
             return wasActive ? [.stopOutput] : []
 
         case .trackReady(let r):
@@ -232,6 +237,25 @@ public struct Transport: Equatable, Sendable {
         case .queueAppended:
             order.extend(to: queue.count, seed: nextSeed())
             return []
+
+        case .queueEdited(let map):
+            order = order.remapped(map, count: queue.count)
+            let moved = { (i: Int) -> Int? in map.indices.contains(i) ? map[i] : nil }
+            switch state {
+            case .idle: return []
+            case .stopped(let i):
+                state = queue.isEmpty ? .idle : .stopped(index: i.flatMap(moved))
+                return []
+            case .loading(let i, let r, let autoplay):
+                if let j = moved(i) { state = .loading(index: j, request: r, autoplay: autoplay); return [] }
+                return followRemoved(i, map: map, autoplay: autoplay, queue: queue)
+            case .playing(let i, let r):
+                if let j = moved(i) { state = .playing(index: j, request: r); return [] }
+                return followRemoved(i, map: map, autoplay: true, queue: queue)
+            case .paused(let i, let r):
+                if let j = moved(i) { state = .paused(index: j, request: r); return [] }
+                return followRemoved(i, map: map, autoplay: false, queue: queue)
+            }
 
         case .underrun(let r):
             if currentRequest == r { buffering = true }
@@ -282,7 +306,7 @@ public struct Transport: Equatable, Sendable {
 
     private func isQueueChange(_ input: Input) -> Bool {
         switch input {
-        case .queueReplaced, .queueAppended, .setShuffle: return true
+        case .queueReplaced, .queueAppended, .queueEdited, .setShuffle: return true
         default: return false
         }
     }
@@ -305,6 +329,15 @@ public struct Transport: Equatable, Sendable {
         guard !queue.isEmpty else { throw .emptyQueue }
         guard let i = order.first(from: index, in: queue) else { throw .notPlayable(index) }
         return load(i, autoplay: true)
+    }
+
+    /// The current track `old` was removed: the track that took its place plays (or waits, paused).
+    private mutating func followRemoved(_ old: Int, map: [Int?], autoplay: Bool, queue: PlayQueue) -> [Action] {
+        let place = map.prefix(old).compactMap { $0 }.count
+        if let next = queue.firstPlayable(from: place) { return load(next, autoplay: autoplay) }
+        buffering = false
+        state = queue.isEmpty ? .idle : .stopped(index: nil)
+        return [.stopOutput]
     }
 
     private mutating func stopAtEnd() -> [Action] {

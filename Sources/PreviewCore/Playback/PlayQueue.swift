@@ -46,4 +46,31 @@ public struct PlayQueue: Equatable, Sendable {
     public mutating func append(_ tracks: [Track]) {
         items += tracks.map { QueueItem(track: $0) }
     }
+
+    /// Removes the item at `index`; returns where each old index went (nil: removed).
+    @discardableResult
+    public mutating func remove(at index: Int) -> [Int?] {
+        guard items.indices.contains(index) else { return Array(items.indices) }
+        items.remove(at: index)
+        return (0...items.count).map { $0 == index ? nil : ($0 < index ? $0 : $0 - 1) }
+    }
+
+    /// Moves the item at `from` to `to` (both in range); returns where each old index went.
+    @discardableResult
+    public mutating func move(from: Int, to: Int) -> [Int?] {
+        guard items.indices.contains(from), items.indices.contains(to) else { return Array(items.indices) }
+        var order = Array(items.indices)
+        order.insert(order.remove(at: from), at: to)
+        items = order.map { items[$0] }
+        var map = [Int?](repeating: nil, count: order.count)
+        for (new, old) in order.enumerated() { map[old] = new }
+        return map
+    }
+
+    /// Removes everything; returns the mapping (every old index removed).
+    @discardableResult
+    public mutating func removeAll() -> [Int?] {
+        defer { items = [] }
+        return items.map { _ in nil }
+    }
 }

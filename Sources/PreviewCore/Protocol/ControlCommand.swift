@@ -1,0 +1,300 @@
+import Foundation
+
+/// The commands of the control protocol, parsed and checked. `docs/PROTOCOL.md` shows each on the wire.
+public enum ControlCommand: Equatable, Sendable {
+    /// Protocol and daemon versions.
+    case hello
+    /// Search the catalog and queue the playable results (replace or append, play or not, sorted).
+    case search(CatalogQuery, Enqueue)
+    /// Look up iTunes ids: an album's songs, an artist's songs, a track.
+    case lookup(LookupQuery, Enqueue)
+    /// The top-songs chart.
+    case top(ChartQuery, Enqueue)
+    /// The next page of the last search, appended to the queue.
+    case more
+    /// Everything known about a queue item (the current one when nil), with its artist's details.
+    case info(index: Int?)
+    /// A ready-to-post line about what is playing.
+    case share
+    /// Empty the queue (playback stops).
+    case clear
+    /// Remove one queue item; removing the current one plays the next.
+    case remove(index: Int)
+    /// Move a queue item; the current track keeps playing.
+    case move(from: Int, to: Int)
+    /// Turn the connection into an event stream (handled by the socket server); `position` adds a
+    /// position event every second.
+    case subscribe(position: Bool)
+    /// Play `index`, or resume / start when nil.
+    case play(index: Int?)
+    case pause
+    case resume
+    case toggle
+    case stop
+    case next
+    case prev
+    /// Move within the current track.
+    case seek(SeekTarget)
+    /// Set or change the volume (0–100); nil only reports it.
+    case volume(VolumeChange?)
+    /// Mute or unmute; nil toggles.
+    case mute(Bool?)
+    /// End-of-track and end-of-queue behaviour.
+    case setRepeat(RepeatMode)
+    /// Shuffle the play order or not.
+    case setShuffle(Bool)
+    /// State, position and the current track.
+    case status
+    /// The queue with its current and failed items.
+    case queue
+
+    /// Parses `request`, or explains what is wrong with it.
+    public init(_ request: ControlRequest) throws(ControlError) {
+        let args = request.args ?? [:]
+        switch request.cmd {
+        case "hello": self = .hello
+        case "search":
+            var query = CatalogQuery(
+                term: try Self.string(args, "term"), artist: try Self.string(args, "artist"),
+                album: try Self.string(args, "album"), song: try Self.string(args, "song"),
+                media: try Self.string(args, "media"), entity: try Self.string(args, "entity"),
+                attribute: try Self.string(args, "attribute"), country: try Self.string(args, "country"),
+                explicit: try Self.bool(args, "explicit"))
+            query.limit = try Self.int(args, "limit") ?? CatalogQuery.limits.default
+            query.offset = try Self.int(args, "offset") ?? 0
+            try query.validate()
+            self = .search(query, try Self.enqueue(args))
+        case "lookup":
+            let ids: [Int]
+            switch args["id"] {
+            case .array(let list)?: ids = list.compactMap(\.intValue).count == list.count ? list.compactMap(\.intValue) : []
+            case .number?: ids = args["id"]?.intValue.map { [$0] } ?? []
+            case .string(let text)?: ids = LookupQuery.ids(text) ?? []
+            default: ids = []
+            }
+            // "sort": "recent" is Apple's own lookup order; the other sort keys are previewd's.
+            let recent = try Self.string(args, "sort") == "recent"
+            var rest = args
+            if recent { rest["sort"] = nil }
+            let query = LookupQuery(ids: ids, entity: try Self.string(args, "entity") ?? "song",
+                                    limit: try Self.int(args, "limit"), sort: recent ? "recent" : nil,
+                                    country: try Self.string(args, "country"))
+            try query.validate()
+            self = .lookup(query, try Self.enqueue(rest))
+        case "top":
+            let query = ChartQuery(limit: try Self.int(args, "limit") ?? 50, country: try Self.string(args, "country"),
+                                   genre: try Self.int(args, "genre"))
+            try query.validate()
+            self = .top(query, try Self.enqueue(args))
+        case "more": self = .more
+        case "info": self = .info(index: try Self.index(args, "index"))
+        case "share": self = .share
+        case "clear": self = .clear
+        case "remove":
+            guard let index = try Self.index(args, "index") else { throw ControlError(.badArgument, "remove needs \"index\"") }
+            self = .remove(index: index)
+        case "move":
+            guard let from = try Self.index(args, "from"), let to = try Self.index(args, "to") else {
+                throw ControlError(.badArgument, "move needs \"from\" and \"to\" indices")
+            }
+            self = .move(from: from, to: to)
+        case "subscribe": self = .subscribe(position: try Self.bool(args, "position") ?? false)
+        case "play": self = .play(index: try Self.index(args, "index"))
+        case "pause": self = .pause
+        case "resume": self = .resume
+        case "toggle": self = .toggle
+        case "stop": self = .stop
+        case "next": self = .next
+        case "prev": self = .prev
+        case "seek":
+            if let position = args["position"], position != .null {
+                guard case .number(let seconds) = position, seconds >= 0, seconds < 86_400 else {
+                    throw ControlError(.badArgument, "\"position\" must be a number of seconds, 0 or more")
+                }
+                self = .seek(.absolute(ms: Int((seconds * 1000).rounded())))
+            } else if let delta = args["delta"], delta != .null {
+                guard case .number(let seconds) = delta, abs(seconds) < 86_400 else {
+                    throw ControlError(.badArgument, "\"delta\" must be a number of seconds")
+                }
+                self = .seek(.relative(ms: Int((seconds * 1000).rounded())))
+            } else {
+                throw ControlError(.badArgument, "seek needs \"position\" (seconds) or \"delta\" (± seconds)")
+            }
+        case "volume":
+            if let level = try Self.int(args, "level") {
+                guard (0...100).contains(level) else { throw ControlError(.badArgument, "volume level must be 0–100 (got \(level))") }
+                self = .volume(.set(level))
+            } else if let delta = try Self.int(args, "delta") {
+                guard (-100...100).contains(delta) else { throw ControlError(.badArgument, "volume delta must be -100–100") }
+                self = .volume(.by(delta))
+            } else {
+                self = .volume(nil)
+            }
+        case "mute":
+            guard let on = args["on"], on != .null else { self = .mute(nil); break }
+            guard let value = on.boolValue else { throw ControlError(.badArgument, "\"on\" must be true or false") }
+            self = .mute(value)
+        case "repeat":
+            guard let mode = args["mode"]?.stringValue.flatMap(RepeatMode.init(rawValue:)) else {
+                throw ControlError(.badArgument, "repeat needs \"mode\": \"off\", \"one\" or \"all\"")
+            }
+            self = .setRepeat(mode)
+        case "shuffle":
+            guard let on = args["on"]?.boolValue else { throw ControlError(.badArgument, "shuffle needs \"on\": true or false") }
+            self = .setShuffle(on)
+        case "status": self = .status
+        case "queue": self = .queue
+        default:
+            throw ControlError(.unknownCommand, "unknown command \"\(String(request.cmd.prefix(64)))\"")
+        }
+    }
+
+    /// This command as a request with `id`.
+    public func request(id: Int?) -> ControlRequest {
+        switch self {
+        case .hello: return ControlRequest(id: id, cmd: "hello")
+        case .search(let q, let e):
+            var args = Self.enqueueArgs(e)
+            for (key, value) in [("term", q.term), ("artist", q.artist), ("album", q.album), ("song", q.song),
+                                 ("media", q.media), ("entity", q.entity), ("attribute", q.attribute), ("country", q.country)] {
+                if let value { args[key] = .string(value) }
+            }
+            args["limit"] = .number(Double(q.limit))
+            if q.offset > 0 { args["offset"] = .number(Double(q.offset)) }
+            if let explicit = q.explicit { args["explicit"] = .bool(explicit) }
+            return ControlRequest(id: id, cmd: "search", args: args)
+        case .lookup(let q, let e):
+            var args = Self.enqueueArgs(e)
+            args["id"] = .array(q.ids.map { .number(Double($0)) })
+            if let entity = q.entity { args["entity"] = .string(entity) }
+            if let limit = q.limit { args["limit"] = .number(Double(limit)) }
+            if let sort = q.sort, e.sort == nil { args["sort"] = .string(sort) }
+            if let country = q.country { args["country"] = .string(country) }
+            return ControlRequest(id: id, cmd: "lookup", args: args)
+        case .top(let q, let e):
+            var args = Self.enqueueArgs(e)
+            args["limit"] = .number(Double(q.limit))
+            if let country = q.country { args["country"] = .string(country) }
+            if let genre = q.genre { args["genre"] = .number(Double(genre)) }
+            return ControlRequest(id: id, cmd: "top", args: args)
+        case .more: return ControlRequest(id: id, cmd: "more")
+        case .info(let index): return ControlRequest(id: id, cmd: "info", args: index.map { ["index": .number(Double($0))] })
+        case .share: return ControlRequest(id: id, cmd: "share")
+        case .clear: return ControlRequest(id: id, cmd: "clear")
+        case .remove(let index): return ControlRequest(id: id, cmd: "remove", args: ["index": .number(Double(index))])
+        case .move(let from, let to):
+            return ControlRequest(id: id, cmd: "move", args: ["from": .number(Double(from)), "to": .number(Double(to))])
+        case .subscribe(let position): return ControlRequest(id: id, cmd: "subscribe", args: ["position": .bool(position)])
+        case .play(let index):
+            return ControlRequest(id: id, cmd: "play", args: index.map { ["index": .number(Double($0))] })
+        case .pause: return ControlRequest(id: id, cmd: "pause")
+        case .resume: return ControlRequest(id: id, cmd: "resume")
+        case .toggle: return ControlRequest(id: id, cmd: "toggle")
+        case .stop: return ControlRequest(id: id, cmd: "stop")
+        case .next: return ControlRequest(id: id, cmd: "next")
+        case .prev: return ControlRequest(id: id, cmd: "prev")
+        case .seek(.absolute(let ms)):
+            return ControlRequest(id: id, cmd: "seek", args: ["position": .number(Double(ms) / 1000)])
+        case .seek(.relative(let ms)):
+            return ControlRequest(id: id, cmd: "seek", args: ["delta": .number(Double(ms) / 1000)])
+        case .volume(nil): return ControlRequest(id: id, cmd: "volume")
+        case .volume(.set(let level)?): return ControlRequest(id: id, cmd: "volume", args: ["level": .number(Double(level))])
+        case .volume(.by(let delta)?): return ControlRequest(id: id, cmd: "volume", args: ["delta": .number(Double(delta))])
+        case .mute(let on): return ControlRequest(id: id, cmd: "mute", args: on.map { ["on": .bool($0)] })
+        case .setRepeat(let mode): return ControlRequest(id: id, cmd: "repeat", args: ["mode": .string(mode.rawValue)])
+        case .setShuffle(let on): return ControlRequest(id: id, cmd: "shuffle", args: ["on": .bool(on)])
+        case .status: return ControlRequest(id: id, cmd: "status")
+        case .queue: return ControlRequest(id: id, cmd: "queue")
+        }
+    }
+
+    private static func int(_ args: [String: JSONValue], _ key: String) throws(ControlError) -> Int? {
+        guard let value = args[key], value != .null else { return nil }
+        guard let n = value.intValue else { throw ControlError(.badArgument, "\"\(key)\" must be an integer") }
+        return n
+    }
+
+    private static func index(_ args: [String: JSONValue], _ key: String) throws(ControlError) -> Int? {
+        let n = try int(args, key)
+        if let n, n < 0 { throw ControlError(.badArgument, "\"\(key)\" must be an index, 0 or more (got \(n))") }
+        return n
+    }
+
+    private static func string(_ args: [String: JSONValue], _ key: String) throws(ControlError) -> String? {
+        guard let value = args[key], value != .null else { return nil }
+        guard let text = value.stringValue else { throw ControlError(.badArgument, "\"\(key)\" must be a string") }
+        guard text.utf8.count <= 1000 else { throw ControlError(.badArgument, "\"\(key)\" is too long") }
+        return text
+    }
+
+    private static func bool(_ args: [String: JSONValue], _ key: String) throws(ControlError) -> Bool? {
+        guard let value = args[key], value != .null else { return nil }
+        guard let flag = value.boolValue else { throw ControlError(.badArgument, "\"\(key)\" must be true or false") }
+        return flag
+    }
+
+    /// `append`, `play`, `sort` and `desc` of a catalog command.
+    private static func enqueue(_ args: [String: JSONValue]) throws(ControlError) -> Enqueue {
+        var sort: TrackSort?
+        if let key = try string(args, "sort") {
+            guard let parsed = TrackSort.Key(rawValue: key) else {
+                throw ControlError(.badArgument, "sort must be one of: \(TrackSort.Key.allCases.map(\.rawValue).joined(separator: ", "))")
+            }
+            sort = TrackSort(parsed, descending: try bool(args, "desc") ?? false)
+        }
+        return Enqueue(append: try bool(args, "append") ?? false, play: try bool(args, "play") ?? true, sort: sort)
+    }
+
+    private static func enqueueArgs(_ e: Enqueue) -> [String: JSONValue] {
+        var args: [String: JSONValue] = ["append": .bool(e.append), "play": .bool(e.play)]
+        if let sort = e.sort {
+            args["sort"] = .string(sort.key.rawValue)
+            args["desc"] = .bool(sort.descending)
+        }
+        return args
+    }
+}
+
+/// Where a seek goes.
+public enum SeekTarget: Equatable, Sendable {
+    /// To this position in the track.
+    case absolute(ms: Int)
+    /// By this much from the current position (negative: back).
+    case relative(ms: Int)
+
+    /// Parses previewctl's forms: `SECONDS`, `M:SS`, `+N`, `-N` (N in seconds, fractions allowed).
+    public init?(_ text: String) {
+        let trimmed = text.trimmingCharacters(in: .whitespaces)
+        guard let sign = trimmed.first else { return nil }
+        let relative = sign == "+" || sign == "-"
+        let body = relative ? String(trimmed.dropFirst()) : trimmed
+        let parts = body.split(separator: ":", omittingEmptySubsequences: false)
+        guard (1...2).contains(parts.count), let last = Double(parts.last!), last >= 0, last.isFinite else { return nil }
+        var seconds = last
+        if parts.count == 2 {
+            guard let minutes = Int(parts[0]), minutes >= 0, last < 60 else { return nil }
+            seconds += Double(minutes * 60)
+        }
+        guard seconds < 86_400 else { return nil }
+        let ms = Int((seconds * 1000).rounded())
+        self = relative ? .relative(ms: sign == "-" ? -ms : ms) : .absolute(ms: ms)
+    }
+}
+
+/// A volume command: to a level, or by a step.
+public enum VolumeChange: Equatable, Sendable {
+    /// To this level, 0–100.
+    case set(Int)
+    /// By this much (negative: down); the result is clamped to 0–100.
+    case by(Int)
+
+    /// Parses previewctl's forms: `N`, `+N`, `-N`.
+    public init?(_ text: String) {
+        guard let first = text.first, let n = Int(text.dropFirst(first == "+" || first == "-" ? 1 : 0)), n <= 100 else { return nil }
+        switch first {
+        case "+": self = .by(n)
+        case "-": self = .by(-n)
+        default: self = .set(n)
+        }
+    }
+}

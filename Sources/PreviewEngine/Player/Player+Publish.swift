@@ -1,0 +1,48 @@
+import PreviewCore
+
+/// Telling subscribers what changed: after every command and engine event the player compares what
+/// clients can see with what it last published, and publishes the differences as events.
+extension Player {
+    /// What subscribers have been told.
+    struct Published: Equatable {
+        var state = PlaybackState.idle
+        var index: Int?
+        var trackID: Int?
+        var queueVersion = 0
+        var volume = 100
+        var muted = false
+        var repeatMode = RepeatMode.off
+        var shuffle = false
+        var outputLost = false
+    }
+
+    /// Publishes what changed since the last call; also starts autopaging when it is due.
+    func publishChanges() {
+        autopageIfNeeded()
+        guard let hub else { return }
+        let index = transport.index
+        let now = Published(state: transport.playbackState, index: index, trackID: index.flatMap { queue[safe: $0]?.track.trackId },
+                            queueVersion: queueVersion, volume: volume, muted: muted, repeatMode: transport.repeatMode,
+                            shuffle: transport.order.isShuffled, outputLost: transport.outputLost)
+        let before = published
+        guard now != before else { return }
+        published = now
+        if now.queueVersion != before.queueVersion { hub.publish(.queue(length: queue.count)) }
+        if (now.index != before.index || now.trackID != before.trackID), let i = index, let item = queue[safe: i] {
+            hub.publish(.track(index: i, item.track))
+        }
+        if now.state != before.state || now.index != before.index { hub.publish(.state(now.state, index: index)) }
+        if now.volume != before.volume || now.muted != before.muted { hub.publish(.volume(volume, muted: muted)) }
+        if now.repeatMode != before.repeatMode || now.shuffle != before.shuffle {
+            hub.publish(.modes(repeat: now.repeatMode, shuffle: now.shuffle))
+        }
+        if now.outputLost != before.outputLost {
+            hub.publish(now.outputLost ? .outputLost(lastError ?? "audio output lost") : .outputBack)
+        }
+    }
+
+    /// Tells subscribers about a failure (a track, a catalog call).
+    func publishError(_ message: String) {
+        hub?.publish(.error(message))
+    }
+}

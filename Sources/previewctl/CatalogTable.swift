@@ -1,0 +1,55 @@
+import Foundation
+import Glibc
+import PreviewCore
+
+/// The seed's result list as a terminal table: queue index, title, artist, album, release date,
+/// duration, genre, price; the text columns share what the terminal's width leaves.
+enum CatalogTable {
+    /// The terminal's width (stdout's, else $COLUMNS, else 120).
+    static var width: Int {
+        var size = winsize()
+        if ioctl(STDOUT_FILENO, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 20 { return Int(size.ws_col) }
+        if let columns = ProcessInfo.processInfo.environment["COLUMNS"].flatMap(Int.init), columns > 20 { return columns }
+        return 120
+    }
+
+    /// The rows of `report`, fitted to `width` columns.
+    static func render(_ report: CatalogReport, width: Int = CatalogTable.width) -> String {
+        let indices = report.queueIndices
+        let rows: [[String]] = report.results.enumerated().map { i, t in
+            [indices[i].map(String.init) ?? "-",
+             t.trackName ?? t.collectionName ?? t.artistName ?? "?",
+             t.artistName ?? "",
+             t.collectionName ?? "",
+             String((t.releaseDate ?? "").prefix(10)),
+             t.trackTimeMillis.map { Output.clock($0) } ?? "",
+             t.primaryGenreName ?? "",
+             price(t)].map(TerminalText.sanitized)
+        }
+        let header = ["#", "Title", "Artist", "Album", "Released", "Time", "Genre", "Price"]
+        // Fixed columns take what they need; title, artist, album and genre share the rest.
+        let fixed = [0, 4, 5, 7]
+        let flexible = [1, 2, 3, 6]
+        var widths = (0..<header.count).map { c in ([header] + rows).map { $0[c].count }.max() ?? 0 }
+        let available = width - fixed.map { widths[$0] }.reduce(0, +) - 2 * (header.count - 1)
+        let wanted = flexible.map { widths[$0] }.reduce(0, +)
+        if wanted > available {
+            let shares = [0.34, 0.24, 0.26, 0.16]
+            for (k, c) in flexible.enumerated() { widths[c] = min(widths[c], max(5, Int(Double(max(available, 20)) * shares[k]))) }
+        }
+        func line(_ cells: [String]) -> String {
+            cells.enumerated().map { c, text in
+                let cut = text.count > widths[c] ? String(text.prefix(max(1, widths[c] - 1))) + "…" : text
+                let pad = String(repeating: " ", count: max(0, widths[c] - cut.count))
+                return [0, 5, 7].contains(c) ? pad + cut : cut + pad
+            }.joined(separator: "  ").replacingOccurrences(of: "\\s+$", with: "", options: .regularExpression)
+        }
+        return ([line(header)] + rows.map(line)).joined(separator: "\n")
+    }
+
+    /// "1.29 USD"; empty for no price or Apple's -1 (not sold alone).
+    static func price(_ t: Track) -> String {
+        guard let amount = t.trackPrice ?? t.collectionPrice, amount >= 0 else { return "" }
+        return String(format: "%.2f", amount) + (t.currency.map { " \($0)" } ?? "")
+    }
+}

@@ -1,0 +1,105 @@
+import ArgumentParser
+import PreviewCore
+
+extension Previewctl {
+    /// `previewctl clear`.
+    struct Clear: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Empty the queue (playback stops).")
+        @ParentCommand var root: Previewctl
+
+        func run() throws {
+            try root.options.run(.clear, human: Output.status)
+        }
+    }
+
+    /// `previewctl remove INDEX`.
+    struct Remove: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Remove a queue item; removing the one playing plays the next.",
+            discussion: "Example:\n  previewctl remove 3")
+        @ParentCommand var root: Previewctl
+
+        @Argument(help: "Queue index, 0-based (see previewctl queue).")
+        var index: Int
+
+        func validate() throws {
+            guard index >= 0 else { throw ValidationError("INDEX must be 0 or more") }
+        }
+
+        func run() throws {
+            try root.options.run(.remove(index: index), human: Output.status)
+        }
+    }
+
+    /// `previewctl move FROM TO`.
+    struct Move: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Move a queue item; the track playing keeps playing.",
+            discussion: "Example:\n  previewctl move 5 0")
+        @ParentCommand var root: Previewctl
+
+        @Argument(help: "Index of the item to move.")
+        var from: Int
+        @Argument(help: "Its new index.")
+        var to: Int
+
+        func validate() throws {
+            guard from >= 0, to >= 0 else { throw ValidationError("indices must be 0 or more") }
+        }
+
+        func run() throws {
+            try root.options.run(.move(from: from, to: to), human: Output.status)
+        }
+    }
+
+    /// `previewctl info [INDEX]`.
+    struct Info: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Show a queue item's details (the current one by default) and its artist's.",
+            discussion: "Examples:\n  previewctl info\n  previewctl --json info 2")
+        @ParentCommand var root: Previewctl
+
+        @Argument(help: "Queue index, 0-based.")
+        var index: Int?
+
+        func validate() throws {
+            if let index, index < 0 { throw ValidationError("INDEX must be 0 or more") }
+        }
+
+        func run() throws {
+            try root.options.run(.info(index: index), human: Output.info)
+        }
+    }
+
+    /// `previewctl share`.
+    struct Share: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Print a ready-to-post line about what is playing.",
+            discussion: "Examples:\n  previewctl share\n  previewctl --json share")
+        @ParentCommand var root: Previewctl
+
+        func run() throws {
+            try root.options.run(.share, human: Output.share)
+        }
+    }
+
+    /// `previewctl watch`.
+    struct Watch: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Print previewd's events as they happen, one line each, until interrupted.",
+            discussion: """
+                Examples:
+                  previewctl watch
+                  previewctl watch --position
+                  previewctl --json watch
+                """)
+        @ParentCommand var root: Previewctl
+
+        @Flag(help: "Also print the position every second.")
+        var position = false
+
+        func run() throws {
+            try root.options.watch(position: position)
+        }
+    }
+}
