@@ -84,7 +84,7 @@ final class PlaybackEndToEndTests: DaemonTestCase {
         XCTAssertEqual(try status().index, 1)
 
         let bad = try daemon.ctl("seek", "banana")
-        XCTAssertEqual(bad.status, 64)
+        XCTAssertEqual(bad.status, 2, "bad usage")
     }
 
     func testQueueAdvancesAtTheEndAndStopsAfterTheLast() throws {
@@ -103,15 +103,18 @@ final class PlaybackEndToEndTests: DaemonTestCase {
     }
 
     func testBrokenPreviewIsMarkedFailedAndTheNextPlays() throws {
-        // "Square Roots": no preview, then a 404 preview, then a good one (660 Hz).
+        // "Square Roots": no preview (shown, not queued), then a 404 preview, then a good one (660 Hz).
         let mark = recorder.sampleCount
-        XCTAssertEqual(try daemon.ctl("search", "square roots").status, 0)
+        let search = try daemon.ctl("search", "square roots")
+        XCTAssertEqual(search.status, 0)
+        XCTAssertTrue(search.stdout.contains("not queued: Silent Demo (no preview) — no preview"), search.stdout)
+        XCTAssertTrue(search.stdout.contains("2 of 3 results queued"), search.stdout)
         expectTone(660, after: mark, "the good track after the broken one")
         let queue = try daemon.ctl("--json", "queue")
         let report = try JSONDecoder().decode(QueueReport.self, from: Data(queue.stdout.utf8))
-        XCTAssertEqual(report.index, 2)
-        XCTAssertNotNil(report.items[1].failure)
-        XCTAssertTrue(report.items[1].failure?.contains("404") ?? false, "\(String(describing: report.items[1].failure))")
+        XCTAssertEqual(report.index, 1)
+        XCTAssertEqual(report.items.count, 2)
+        XCTAssertTrue(report.items[0].failure?.contains("404") ?? false, "\(String(describing: report.items[0].failure))")
         let human = try daemon.ctl("queue").stdout
         XCTAssertTrue(human.contains("✗"), human)
         XCTAssertTrue(daemon.isRunning)
@@ -155,7 +158,7 @@ final class PlaybackEndToEndTests: DaemonTestCase {
         expectTone(440, after: mark, "first result")
 
         let none = try daemon.ctl("search", "no such thing anywhere")
-        XCTAssertEqual(none.status, 1)
+        XCTAssertEqual(none.status, 5, "no results has its own exit status")
         XCTAssertTrue(none.stderr.contains("no results"), none.stderr)
         var report = try status()
         XCTAssertEqual(report.queueLength, 7, "a search with no results keeps the queue")
@@ -163,12 +166,12 @@ final class PlaybackEndToEndTests: DaemonTestCase {
 
         standIn.setFault(.status(503), forPathPrefix: "/search")
         let unavailable = try daemon.ctl("--json", "search", "sine")
-        XCTAssertEqual(unavailable.status, 1)
-        XCTAssertTrue(unavailable.stdout.contains("\"catalog\""), unavailable.stdout)
+        XCTAssertEqual(unavailable.status, 8, "an HTTP error status has its own exit status")
+        XCTAssertTrue(unavailable.stdout.contains("\"http-status\""), unavailable.stdout)
 
         standIn.stop()
-        let down = try daemon.ctl("search", "sine")
-        XCTAssertEqual(down.status, 1)
+        let down = try daemon.ctl("search", "sine", "--limit", "3")
+        XCTAssertEqual(down.status, 6, "offline has its own exit status")
         XCTAssertTrue(down.stderr.contains("cannot reach the iTunes API"), down.stderr)
         report = try status()
         XCTAssertEqual(report.queueLength, 7)

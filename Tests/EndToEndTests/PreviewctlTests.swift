@@ -20,9 +20,11 @@ final class PreviewctlTests: XCTestCase {
     }
 
     func testUsageErrorsAreCaughtBeforeAnythingIsSent() throws {
-        for command in [["search", "--limit", "0", "x"], ["search", "--limit", "500", "x"], ["play", "--", "-1"], ["fly"]] {
+        for command in [["search", "--limit", "0", "x"], ["search", "--limit", "500", "x"], ["play", "--", "-1"], ["fly"],
+                        ["search"], ["search", "--media", "vinyl", "x"], ["search", "x", "--desc"], ["lookup", "12,abc"],
+                        ["top", "--limit", "300"], ["remove"], ["move", "1"], ["info", "--", "-2"], ["volume", "101"]] {
             let result = try previewctl(["--socket", "/nonexistent/previewd.sock"] + command)
-            XCTAssertEqual(result.status, 64, "\(command): \(result.stderr)")
+            XCTAssertEqual(result.status, 2, "\(command): \(result.stderr)")
         }
     }
 
@@ -32,5 +34,17 @@ final class PreviewctlTests: XCTestCase {
         XCTAssertFalse(version.stdout.isEmpty)
         let help = try previewctl(["search", "--help"])
         XCTAssertTrue(help.stdout.contains("jack johnson"), help.stdout)
+        for command in ["search", "lookup", "top", "more", "add", "play", "pause", "resume", "toggle", "stop", "next", "prev",
+                        "seek", "volume", "mute", "repeat", "shuffle", "status", "queue", "info", "share", "watch", "clear",
+                        "remove", "move"] {
+            let help = try previewctl([command, "--help"])
+            XCTAssertEqual(help.status, 0, command)
+            XCTAssertTrue(help.stdout.contains("USAGE: previewctl \(command)"), "\(command): \(help.stdout)")
+        }
+        for shell in ["bash", "zsh", "fish"] {
+            let script = try previewctl(["--generate-completion-script", shell])
+            XCTAssertEqual(script.status, 0, shell)
+            XCTAssertTrue(script.stdout.contains("lookup"), shell)
+        }
     }
 }
