@@ -65,6 +65,77 @@ final class ControlServerTests: XCTestCase {
         XCTAssertEqual(try slow.receive(), .success(id: 1, .string("slow")))
     }
 
+    func testSubscribersReceiveEventsAndOthersStillGetAnswers() throws {
+        let hub = EventHub(maxPending: 64)
+        let server = ControlServer(path: path, log: Log(minimum: .error), events: hub) { request in
+            .success(id: request.id, .string(request.cmd))
+        }
+        try server.start()
+        defer { server.stop() }
+        let watcher = try LineClient(path: path)
+        let subscribed = try watcher.ask(#"{"id":9,"cmd":"subscribe"}"#)
+        XCTAssertEqual(subscribed.id, 9)
+        XCTAssertTrue(subscribed.ok)
+        waitFor { hub.subscriberCount == 1 }
+        hub.publish(.state(.playing, index: 2))
+        hub.publish(.track(index: 2, Track(trackId: 7, trackName: "Seven")))
+        hub.publish(.error("track 3: preview server answered HTTP 404"))
+        XCTAssertEqual(try watcher.receiveValue()["event"], .string("state"))
+        let track = try watcher.receiveValue()
+        XCTAssertEqual(track["track"]?["trackName"], .string("Seven"))
+        XCTAssertEqual(try watcher.receiveValue()["message"], .string("track 3: preview server answered HTTP 404"))
+        XCTAssertEqual(try LineClient(path: path).ask(#"{"id":1,"cmd":"next"}"#).ok, true)
+        // Bad arguments to subscribe are an error, and the connection stays a request connection.
+        let other = try LineClient(path: path)
+        XCTAssertEqual(try other.ask(#"{"id":2,"cmd":"subscribe","args":{"position":"yes"}}"#).error?.code, .badArgument)
+        XCTAssertEqual(try other.ask(#"{"id":3,"cmd":"status"}"#).ok, true)
+        // Leaving ends the subscription.
+        close(watcher.fd)
+        waitFor { hub.subscriberCount == 0 }
+        XCTAssertEqual(hub.subscriberCount, 0)
+    }
+
+    func testASubscriberThatNeverReadsIsDroppedWithoutBlockingAnyone() throws {
+        let hub = EventHub(maxPending: 32)
+        let server = ControlServer(path: path, log: Log(minimum: .error), events: hub) { .success(id: $0.id, .null) }
+        try server.start()
+        defer { server.stop() }
+        let sleeper = try LineClient(path: path, receiveBuffer: 4096)
+        try sleeper.send(#"{"cmd":"subscribe"}"#)
+        waitFor { hub.subscriberCount == 1 }
+        let big = Track(trackId: 1, trackName: String(repeating: "n", count: 4000))
+        for i in 0..<5000 {
+            hub.publish(.track(index: i, big))   // never blocks, whatever the subscriber does
+            if hub.subscriberCount == 0 { break }
+        }
+        waitFor { hub.subscriberCount == 0 }
+        XCTAssertEqual(hub.subscriberCount, 0, "a subscriber that stopped reading must be dropped")
+        XCTAssertEqual(try LineClient(path: path).ask(#"{"id":1,"cmd":"status"}"#).ok, true)
+    }
+
+    func testHundredClientsAtOnceAndClientsThatLeaveMidRequest() throws {
+        let server = echoServer()
+        try server.start()
+        defer { server.stop() }
+        for _ in 0..<20 {   // half a request, then gone
+            let quitter = try LineClient(path: path)
+            _ = UnixSocket.writeAll(quitter.fd, Array(#"{"id":1,"cmd":"st"#.utf8))
+        }
+        let clients = try (0..<100).map { _ in try LineClient(path: path) }
+        let answers = Answers()
+        DispatchQueue.concurrentPerform(iterations: clients.count) { i in
+            let ok = (try? clients[i].ask(#"{"id":\#(i),"cmd":"status"}"#))?.id == i
+            answers.add(ok)
+        }
+        XCTAssertEqual(answers.count, 100)
+        XCTAssertEqual(try LineClient(path: path).ask(#"{"id":1,"cmd":"status"}"#).ok, true)
+    }
+
+    private func waitFor(_ condition: () -> Bool) {
+        let deadline = Date(timeIntervalSinceNow: 10)
+        while !condition() && Date() < deadline { usleep(10_000) }
+    }
+
     func testRefusesToStartTwiceAndReplacesAStaleSocket() throws {
         let first = echoServer()
         try first.start()
@@ -92,8 +163,9 @@ final class LineClient {
     private var framer = LineFramer(maxLineLength: 1 << 20)
     private var pending: [[UInt8]] = []
 
-    init(path: String) throws {
+    init(path: String, receiveBuffer: Int32? = nil) throws {
         fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
+        if var size = receiveBuffer { setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &size, socklen_t(MemoryLayout<Int32>.size)) }
         let result = try UnixSocket.withAddress(path) { connect(fd, $0, $1) }
         guard result == 0 else { throw POSIXError(.ECONNREFUSED) }
         var tv = timeval(tv_sec: 10, tv_usec: 0)
@@ -107,17 +179,33 @@ final class LineClient {
     }
 
     func receive() throws -> ControlResponse {
+        try JSONDecoder().decode(ControlResponse.self, from: Data(receiveLine()))
+    }
+
+    func receiveValue() throws -> JSONValue {
+        try JSONDecoder().decode(JSONValue.self, from: Data(receiveLine()))
+    }
+
+    func receiveLine() throws -> [UInt8] {
         var buffer = [UInt8](repeating: 0, count: 4096)
         while pending.isEmpty {
             let n = buffer.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
             guard n > 0 else { throw POSIXError(.ECONNRESET) }
             pending += try framer.feed(buffer[..<n])
         }
-        return try JSONDecoder().decode(ControlResponse.self, from: Data(pending.removeFirst()))
+        return pending.removeFirst()
     }
 
     func ask(_ line: String) throws -> ControlResponse {
         try send(line)
         return try receive()
     }
+}
+
+/// Counts successful answers across threads.
+private final class Answers: @unchecked Sendable {
+    private let lock = NSLock()
+    private var n = 0
+    func add(_ ok: Bool) { lock.lock(); if ok { n += 1 }; lock.unlock() }
+    var count: Int { lock.lock(); defer { lock.unlock() }; return n }
 }

@@ -1,0 +1,168 @@
+import Foundation
+import ITunesStandIn
+import PreviewCore
+import PreviewTestSupport
+import XCTest
+
+/// The catalog commands through previewctl and previewd, against the stand-in, heard on a null sink.
+final class CatalogEndToEndTests: DaemonTestCase {
+    override func setUpWithError() throws {
+        try super.setUpWithError()
+        try startOnSharedServer()
+    }
+
+    private func expectTone(_ hz: Double, after mark: Int, _ what: String, file: StaticString = #filePath, line: UInt = #line) {
+        XCTAssertNotNil(recorder.waitForTone(hz, after: mark), "\(what): \(Int(hz)) Hz not heard; heard \(recorder.toneSequence(after: mark))",
+                        file: file, line: line)
+    }
+
+    private func queue() throws -> QueueReport {
+        try JSONDecoder().decode(QueueReport.self, from: Data(try daemon.ctl("--json", "queue").stdout.utf8))
+    }
+
+    func testArtistAndAlbumQueuesTheAlbumAndPlaysIt() throws {
+        let mark = recorder.sampleCount
+        let result = try daemon.ctl("search", "--artist", "sine waves", "--album", "short tones")
+        XCTAssertEqual(result.status, 0, result.stderr)
+        XCTAssertTrue(result.stdout.contains("album: Short Tones"), result.stdout)
+        expectTone(770, after: mark, "the album's first song")
+        XCTAssertEqual(try queue().items.map(\.track.trackId), [3001, 3002])
+        XCTAssertTrue(standIn.requestLog.contains { $0.contains("/lookup?id=703&entity=song") })
+    }
+
+    func testLookupTopSortAndAppend() throws {
+        var mark = recorder.sampleCount
+        let lookup = try daemon.ctl("--json", "lookup", "702")
+        XCTAssertEqual(lookup.status, 0, lookup.stderr)
+        let report = try JSONDecoder().decode(CatalogReport.self, from: Data(lookup.stdout.utf8))
+        XCTAssertEqual(report.results.first?.wrapperType, "collection", "Apple's field names, the album first")
+        XCTAssertEqual(Set(report.notQueued.map(\.reason)), ["a collection, not a track", "no preview"])
+        XCTAssertEqual(try queue().items.map(\.track.trackId), [2002, 2003])
+        expectTone(660, after: mark, "the album's playable song after its 404")
+
+        let appended = try daemon.ctl("lookup", "3001,3002", "--append", "--sort", "title")
+        XCTAssertEqual(appended.status, 0, appended.stderr)
+        XCTAssertTrue(appended.stdout.contains("queued from index 2"), appended.stdout)
+        XCTAssertEqual(try queue().items.map(\.track.trackId), [2002, 2003, 3002, 3001])
+
+        mark = recorder.sampleCount
+        let top = try daemon.ctl("top", "--limit", "3", "--sort", "duration")
+        XCTAssertEqual(top.status, 0, top.stderr)
+        XCTAssertEqual(try queue().items.map(\.track.trackId), [1001, 1002, 1003])
+        expectTone(440, after: mark, "the chart's first song")
+        XCTAssertTrue(standIn.requestLog.contains { $0.contains("/us/rss/topsongs/limit=3/json") })
+
+        mark = recorder.sampleCount
+        XCTAssertEqual(try daemon.ctl("search", "sine waves", "--sort", "duration").status, 0)
+        expectTone(770, after: mark, "sorted by duration, the 2-second tones come first")
+        XCTAssertEqual(try queue().items.prefix(2).map(\.track.trackId), [3001, 3002])
+    }
+
+    func testMorePagesAndNoPlayAndTheTableFitsTheTerminal() throws {
+        let first = try ProcessRunner.run(BuildProducts.path("previewctl")!, ["--socket", daemon.socketPath, "search", "sine", "--limit", "3", "--no-play"],
+                                          environment: ProcessInfo.processInfo.environment.merging(["COLUMNS": "60"]) { $1 })
+        XCTAssertEqual(first.status, 0, first.stderr)
+        XCTAssertTrue(first.stdout.contains("previewctl more"), first.stdout)
+        for line in first.stdout.split(separator: "\n") { XCTAssertLessThanOrEqual(line.count, 60, String(line)) }
+        XCTAssertEqual(try status().state, .stopped, "--no-play only queues")
+        let more = try daemon.ctl("more")
+        XCTAssertEqual(more.status, 0, more.stderr)
+        XCTAssertTrue(more.stdout.contains("queued from index 3"), more.stdout)
+        XCTAssertEqual(try queue().items.map(\.track.trackId), [1001, 1002, 1003, 1004, 1005, 2003])
+        XCTAssertTrue(standIn.requestLog.last { $0.contains("/search") }!.contains("limit=3&offset=3"))
+        let end = try daemon.ctl("more")
+        XCTAssertEqual(end.status, 0)
+        let last = try daemon.ctl("more")
+        XCTAssertEqual(last.status, 5, "no more results: \(last.stderr)")
+    }
+
+    func testInfoAndShare() throws {
+        let mark = recorder.sampleCount
+        XCTAssertEqual(try daemon.ctl("search", "eleven hundred").status, 0)
+        expectTone(1100, after: mark, "the track")
+        let share = try daemon.ctl("share")
+        XCTAssertEqual(share.stdout, "Listening to C Eleven Hundred by The Sine Waves — https://music.apple.com/us/album/701?i=1004&uo=4\n")
+        let parts = try JSONDecoder().decode(ShareReport.self, from: Data(try daemon.ctl("--json", "share").stdout.utf8))
+        XCTAssertEqual(parts.title, "C Eleven Hundred")
+        let info = try daemon.ctl("info")
+        XCTAssertEqual(info.status, 0, info.stderr)
+        for expected in ["C Eleven Hundred", "Pure Tones", "2005-01-01", "0:08", "Electronic", "1.29 USD", "artist link",
+                         "https://music.apple.com/us/artist/501?uo=4"] {
+            XCTAssertTrue(info.stdout.contains(expected), "\(expected) missing:\n\(info.stdout)")
+        }
+        XCTAssertEqual(try daemon.ctl("info", "9").status, 1)
+    }
+
+    func testHostileResultsAreShownSafelyAndNeverFetched() throws {
+        let base = standIn.baseURL
+        let body = #"""
+        {"resultCount": 7, "results": [
+          {"wrapperType": "track", "trackId": 1, "trackName": "Evil\u001b]0;pwned\u0007\u001b[2J", "artistName": "\u202eenoemos", "previewUrl": "file:///etc/passwd"},
+          {"wrapperType": "track", "trackId": 2, "trackName": "Concat", "previewUrl": "concat:/etc/passwd|/etc/hosts"},
+          {"wrapperType": "track", "trackId": 3, "trackName": "FTP", "previewUrl": "ftp://127.0.0.1/x.m4a"},
+          {"wrapperType": "track", "trackId": 4, "trackName": "Data", "previewUrl": "data:audio/mp4;base64,AAAA"},
+          {"wrapperType": "track", "trackId": 5, "trackName": "Bare path", "previewUrl": "/etc/passwd"},
+          {"wrapperType": "track", "trackId": 6, "trackName": ["wrong", "type"]},
+          {"wrapperType": "track", "trackId": 7, "trackName": "Good", "artistName": "Fine", "previewUrl": "\#(base)/previews/tone-550.m4a"}
+        ]}
+        """#
+        standIn.setFault(.body(Array(body.utf8), contentType: "text/javascript"), forPathPrefix: "/search")
+        let mark = recorder.sampleCount
+        let result = try daemon.ctl("search", "anything")
+        XCTAssertEqual(result.status, 0, result.stderr)
+        XCTAssertFalse(result.stdout.unicodeScalars.contains { $0.value == 0x1B || $0.value == 0x07 || $0 == "\u{202E}" },
+                       "terminal escapes reached the output")
+        XCTAssertTrue(result.stdout.contains("1 malformed entry skipped"), result.stdout)
+        for scheme in ["file", "concat", "ftp", "data"] {
+            XCTAssertTrue(result.stdout.contains("preview URL scheme \"\(scheme)\" is not http or https"), "\(scheme):\n\(result.stdout)")
+        }
+        expectTone(550, after: mark, "the one good result")
+        XCTAssertEqual(try queue().items.map(\.track.trackId), [7])
+        let fetched = standIn.requestLog.filter { !$0.contains("/search") }
+        XCTAssertEqual(fetched.count, 1, "only the good preview is fetched: \(fetched)")
+    }
+
+    func testCatalogErrorsKeepQueueAndPlayback() throws {
+        let mark = recorder.sampleCount
+        XCTAssertEqual(try daemon.ctl("search", "sine waves").status, 0)
+        expectTone(440, after: mark, "first result")
+        let cases: [(StandInFault, Int32, String)] = [
+            (.status(429), 9, "rate limiting"),
+            (.status(403), 9, "rate limiting"),
+            (.html, 10, "HTML"),
+            (.body(Array(#"{"resultCount":1,"resu"#.utf8), contentType: "text/javascript"), 10, "not JSON"),
+        ]
+        for (fault, exit, message) in cases {
+            standIn.setFault(fault, forPathPrefix: "/search")
+            let result = try daemon.ctl("search", "sine \(exit) \(message)")
+            XCTAssertEqual(result.status, exit, "\(fault): \(result.stderr)")
+            XCTAssertTrue(result.stderr.contains(message), result.stderr)
+        }
+        let report = try status()
+        XCTAssertEqual(report.queueLength, 7)
+        XCTAssertEqual(report.state, .playing)
+        XCTAssertTrue(daemon.isRunning)
+    }
+}
+
+/// `--autopage` and a slow catalog, on a daemon of their own.
+final class AutopageEndToEndTests: DaemonTestCase {
+    func testAutopageAppendsTheNextPageNearTheEndAndTimeoutsAreClear() throws {
+        let sink = try PulseNullSink()
+        self.sink = sink
+        recorder = try MonitorRecorder(sink: sink.name)
+        daemon = try DaemonProcess(arguments: ["--api-base", standIn.baseURL, "--sink", sink.name, "--autopage", "--catalog-timeout", "1"])
+        XCTAssertEqual(try daemon.ctl("search", "sine", "--limit", "2").status, 0)
+        XCTAssertEqual(try daemon.ctl("play", "1").status, 0)
+        let deadline = Date(timeIntervalSinceNow: 10)
+        while try status().queueLength == 2 && Date() < deadline { usleep(50_000) }
+        XCTAssertEqual(try status().queueLength, 4, "the next page was appended by itself")
+        XCTAssertTrue(standIn.requestLog.contains { $0.contains("limit=2&offset=2") })
+
+        standIn.setFault(.delay(milliseconds: 2500), forPathPrefix: "/search")
+        let slow = try daemon.ctl("search", "sine waves")
+        XCTAssertEqual(slow.status, 7, slow.stderr)
+        XCTAssertTrue(slow.stderr.contains("did not answer within 1 s"), slow.stderr)
+        XCTAssertEqual(try status().queueLength, 4)
+    }
+}
