@@ -47,4 +47,10 @@ public final class DaemonProcess {
         guard let binary = BuildProducts.path("previewctl") else { throw TestSupportError("previewctl is not built") }
         return try ProcessRunner.run(binary, ["--socket", socketPath] + arguments)
     }
+
+    /// Starts previewctl against this daemon in the background (for `watch`).
+    public func ctlInBackground(_ arguments: String...) throws -> BackgroundCommand {
+        guard let binary = BuildProducts.path("previewctl") else { throw TestSupportError("previewctl is not built") }
+        return try BackgroundCommand(binary, ["--socket", socketPath] + arguments)
+    }
 }

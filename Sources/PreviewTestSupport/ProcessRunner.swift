@@ -60,3 +60,36 @@ final class DataCollector: @unchecked Sendable {
         return data
     }
 }
+
+/// A program left running in the background (e.g. `previewctl watch`) whose output can be read as it comes.
+public final class BackgroundCommand {
+    private let child: ChildProcess
+    private let out: DataCollector
+
+    /// Starts `executable` with `arguments`.
+    public init(_ executable: String, _ arguments: [String]) throws {
+        child = try ChildProcess(executable, arguments, captureStdout: true)
+        out = DataCollector(child.stdout!)
+    }
+
+    /// What it printed so far.
+    public var output: String { String(decoding: out.snapshot(), as: UTF8.self) }
+
+    /// Waits (at most `timeout` seconds) until the output contains `text`.
+    @discardableResult
+    public func waitFor(_ text: String, timeout: TimeInterval = 10) -> Bool {
+        let deadline = Date(timeIntervalSinceNow: timeout)
+        while !output.contains(text) {
+            guard Date() < deadline else { return false }
+            usleep(20_000)
+        }
+        return true
+    }
+
+    /// Interrupts it (SIGINT) and returns its exit status.
+    @discardableResult
+    public func stop() -> Int32 {
+        child.signal(SIGINT)
+        return child.wait(timeout: 10)
+    }
+}

@@ -1,0 +1,74 @@
+import Foundation
+import PreviewCore
+import PreviewTestSupport
+import XCTest
+
+/// Events and queue editing through previewctl, heard on a null sink.
+final class ControlEndToEndTests: DaemonTestCase {
+    override func setUpWithError() throws {
+        try super.setUpWithError()
+        try startOnSharedServer()
+    }
+
+    private func expectTone(_ hz: Double, after mark: Int, _ what: String, file: StaticString = #filePath, line: UInt = #line) {
+        XCTAssertNotNil(recorder.waitForTone(hz, after: mark), "\(what): \(Int(hz)) Hz not heard; heard \(recorder.toneSequence(after: mark))",
+                        file: file, line: line)
+    }
+
+    private func queueIDs() throws -> [Int?] {
+        try JSONDecoder().decode(QueueReport.self, from: Data(try daemon.ctl("--json", "queue").stdout.utf8)).items.map(\.track.trackId)
+    }
+
+    func testWatchPrintsEventsAsTheyHappen() throws {
+        let watch = try daemon.ctlInBackground("watch", "--position")
+        let json = try daemon.ctlInBackground("--json", "watch")
+        usleep(300_000)   // let both connect and subscribe before the first command
+        XCTAssertEqual(try daemon.ctl("search", "sine waves").status, 0)
+        XCTAssertTrue(watch.waitFor("queue   7 items"), watch.output)
+        XCTAssertTrue(watch.waitFor("track   [0] A Four Forty — The Sine Waves"), watch.output)
+        XCTAssertTrue(watch.waitFor("state   playing [0]"), watch.output)
+        XCTAssertEqual(try daemon.ctl("next").status, 0)
+        XCTAssertTrue(watch.waitFor("track   [1] E Six Sixty"), watch.output)
+        XCTAssertEqual(try daemon.ctl("pause").status, 0)
+        XCTAssertTrue(watch.waitFor("state   paused [1]"), watch.output)
+        XCTAssertEqual(try daemon.ctl("volume", "40").status, 0)
+        XCTAssertTrue(watch.waitFor("volume  40%"), watch.output)
+        XCTAssertEqual(try daemon.ctl("repeat", "all").status, 0)
+        XCTAssertTrue(watch.waitFor("modes   repeat all, shuffle off"), watch.output)
+        XCTAssertTrue(watch.waitFor("position 0:0"), watch.output)
+        XCTAssertTrue(json.waitFor(#""event":"state","index":1,"state":"paused""#), json.output)
+        for line in json.output.split(separator: "\n") {
+            XCTAssertNoThrow(try JSONDecoder().decode(JSONValue.self, from: Data(line.utf8)), String(line))
+        }
+        watch.stop()
+        json.stop()
+        XCTAssertTrue(daemon.isRunning)
+    }
+
+    func testClearRemoveAndMoveKeepTheRightTrackPlaying() throws {
+        var mark = recorder.sampleCount
+        XCTAssertEqual(try daemon.ctl("search", "sine waves").status, 0)
+        expectTone(440, after: mark, "first")
+        XCTAssertEqual(try daemon.ctl("move", "0", "3").status, 0)
+        XCTAssertEqual(try status().index, 3, "the playing track moved with its item")
+        XCTAssertEqual(try queueIDs(), [1002, 1003, 1004, 1001, 1005, 3001, 3002])
+        expectTone(440, after: recorder.sampleCount, "still the same track after the move")
+
+        mark = recorder.sampleCount
+        XCTAssertEqual(try daemon.ctl("remove", "3").status, 0)
+        expectTone(550, after: mark, "removing the playing track plays the one that took its place")
+        XCTAssertEqual(try status().track?.trackId, 1005)
+
+        XCTAssertEqual(try daemon.ctl("remove", "0").status, 0)
+        XCTAssertEqual(try status().index, 2, "removing an earlier item shifts the current index")
+        XCTAssertEqual(try status().track?.trackId, 1005)
+        XCTAssertEqual(try daemon.ctl("remove", "40").status, 1)
+
+        XCTAssertEqual(try daemon.ctl("clear").status, 0)
+        let report = try status()
+        XCTAssertEqual(report.queueLength, 0)
+        XCTAssertEqual(report.state, .idle)
+        XCTAssertNotNil(recorder.waitForSilence(lasting: 0.5, after: recorder.sampleCount), "clear stops the sound")
+        XCTAssertEqual(try daemon.ctl("play").status, 1, "nothing to play")
+    }
+}
