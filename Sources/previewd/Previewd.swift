@@ -138,6 +138,7 @@ struct Previewd: AsyncParsableCommand {
         let signalName = await TerminationSignal.wait()
         log(.info, "\(signalName): shutting down")
         server.stop()
+        audio.fadeOutAndStop()   // no click: the sound fades for 30 ms before the stream stops
         await player.shutdown()
         audio.close()
     }

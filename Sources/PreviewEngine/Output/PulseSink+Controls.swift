@@ -1,3 +1,4 @@
+import Glibc
 import CPulse
 
 /// Volume, mute and the stream's description for mixers.
@@ -8,6 +9,22 @@ extension PulseSink {
             self.muted = muted
             applyVolumeLocked()
         }
+    }
+
+    /// Lowers the stream's volume to silence in small steps over about `milliseconds`, then stops:
+    /// ending mid-waveform at full level would click.
+    public func fadeOutAndStop(milliseconds: Int = 30) {
+        let level = withLock { volumePercent }
+        let steps = 6
+        for step in 1...steps {
+            withLock {
+                volumePercent = level * (steps - step) / steps
+                applyVolumeLocked()
+            }
+            usleep(UInt32(milliseconds * 1000 / steps))
+        }
+        stop()
+        withLock { volumePercent = level }
     }
 
     public func setMetadata(title: String?, artist: String?) {
