@@ -86,6 +86,14 @@ final class CatalogQueryTests: XCTestCase {
         }
     }
 
+    func testIdsPastInt32SurviveTheProtocol() throws {
+        // Found by scripts/fuzz: ids above 2^31 were dropped on the way back from the wire.
+        let big = LookupQuery(ids: [3_130_696_762_532_619, 1_469_577_723])
+        let command = ControlCommand.lookup(big, Enqueue())
+        XCTAssertEqual(try ControlCommand(command.request(id: 1)), command)
+        XCTAssertThrowsError(try LookupQuery(ids: [Int.max]).validate(), "ids a JSON number cannot carry exactly are refused")
+    }
+
     func testProtocolRejectsWrongTypes() {
         let bad: [[String: JSONValue]] = [["term": .number(3)], ["term": .string("x"), "limit": .string("5")],
                                           ["term": .string("x"), "sort": .string("colour")], ["term": .string("x"), "append": .string("yes")]]

@@ -30,8 +30,8 @@ public struct LookupQuery: Codable, Equatable, Hashable, Sendable {
 
     /// Checks the ids and Apple's bounds.
     public func validate() throws(ControlError) {
-        guard (1...200).contains(ids.count), ids.allSatisfy({ $0 > 0 }) else {
-            throw ControlError(.badArgument, "lookup needs 1–200 positive ids")
+        guard (1...200).contains(ids.count), ids.allSatisfy({ $0 > 0 && Double($0) <= JSONValue.maxExactInteger }) else {
+            throw ControlError(.badArgument, "lookup needs 1–200 positive ids (at most 2^53 − 1)")
         }
         if let entity, !CatalogQuery.entities.contains(entity) {
             throw ControlError(.badArgument, "unknown entity \"\(entity.prefix(40))\"")

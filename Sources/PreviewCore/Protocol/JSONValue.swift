@@ -45,11 +45,15 @@ public enum JSONValue: Codable, Equatable, Sendable {
 
     /// The string, if this is one.
     public var stringValue: String? { if case .string(let s) = self { return s }; return nil }
-    /// The number as an Int, if this is an integral number.
+    /// The number as an Int, if this is an integral number a double holds exactly (|n| ≤ 2^53 − 1;
+    /// iTunes ids pass 2^31).
     public var intValue: Int? {
-        if case .number(let n) = self, n.rounded() == n, abs(n) <= Double(Int32.max) { return Int(n) }
+        if case .number(let n) = self, n.rounded() == n, abs(n) <= JSONValue.maxExactInteger { return Int(n) }
         return nil
     }
+    /// The largest integer JSON numbers carry exactly.
+    public static let maxExactInteger: Double = 9_007_199_254_740_991
+
     /// The Bool, if this is one.
     public var boolValue: Bool? { if case .bool(let b) = self { return b }; return nil }
     /// The member `key`, if this is an object that has it.
