@@ -114,7 +114,7 @@ struct Previewd: AsyncParsableCommand {
         let catalog = ITunesClient(base: URL(string: apiBase)!, country: country.uppercased(), timeout: TimeInterval(catalogTimeout),
                                    callsPerMinute: rateLimit, cacheSeconds: Double(catalogCacheSeconds))
         let events = EventHub()
-        let player = Player(catalog: catalog, fetcher: PreviewFetcher(), sink: audio, policy: policy, events: events,
+        let player = Player(catalog: catalog, fetcher: PreviewFetcher(localOrigin: PreviewURLPolicy.origin(of: apiBase)), sink: audio, policy: policy, events: events,
                             autopage: autopage, log: log)
         await player.start()
 

@@ -96,7 +96,8 @@ final class CatalogEndToEndTests: DaemonTestCase {
     func testHostileResultsAreShownSafelyAndNeverFetched() throws {
         let base = standIn.baseURL
         let body = #"""
-        {"resultCount": 7, "results": [
+        {"resultCount": 8, "results": [
+          {"wrapperType": "track", "trackId": 8, "trackName": "Local service", "previewUrl": "http://127.0.0.1:1/admin.m4a"},
           {"wrapperType": "track", "trackId": 1, "trackName": "Evil\u001b]0;pwned\u0007\u001b[2J", "artistName": "\u202eenoemos", "previewUrl": "file:///etc/passwd"},
           {"wrapperType": "track", "trackId": 2, "trackName": "Concat", "previewUrl": "concat:/etc/passwd|/etc/hosts"},
           {"wrapperType": "track", "trackId": 3, "trackName": "FTP", "previewUrl": "ftp://127.0.0.1/x.m4a"},
@@ -113,6 +114,7 @@ final class CatalogEndToEndTests: DaemonTestCase {
         XCTAssertFalse(result.stdout.unicodeScalars.contains { $0.value == 0x1B || $0.value == 0x07 || $0 == "\u{202E}" },
                        "terminal escapes reached the output")
         XCTAssertTrue(result.stdout.contains("1 malformed entry skipped"), result.stdout)
+        XCTAssertTrue(result.stdout.contains("local or private address (127.0.0.1)"), result.stdout)
         for scheme in ["file", "concat", "ftp", "data"] {
             XCTAssertTrue(result.stdout.contains("preview URL scheme \"\(scheme)\" is not http or https"), "\(scheme):\n\(result.stdout)")
         }

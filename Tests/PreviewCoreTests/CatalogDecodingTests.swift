@@ -60,6 +60,22 @@ final class CatalogDecodingTests: XCTestCase {
         XCTAssertNil(Track(trackId: 1, previewUrl: "http://127.0.0.1:8080/p.m4a").unplayableReason)
     }
 
+    func testLocalAddressesAreRefusedExceptTheAPIsOwn() {
+        let api = PreviewURLPolicy.origin(of: "http://127.0.0.1:8080")
+        XCTAssertEqual(api, "127.0.0.1:8080")
+        XCTAssertEqual(PreviewURLPolicy.origin(of: "https://Audio-SSL.itunes.apple.com/a.m4a"), "audio-ssl.itunes.apple.com:443")
+        XCTAssertEqual(PreviewURLPolicy.origin(of: "http://[::1]:9/x"), "[::1]:9")
+        XCTAssertNil(PreviewURLPolicy.localAddressReason("http://127.0.0.1:8080/previews/a.m4a", apiOrigin: api))
+        XCTAssertNil(PreviewURLPolicy.localAddressReason("https://audio-ssl.itunes.apple.com/a.m4a", apiOrigin: api))
+        XCTAssertNil(PreviewURLPolicy.localAddressReason("http://172.32.0.1/a.m4a", apiOrigin: nil), "172.32/16 is public")
+        for url in ["http://127.0.0.1:631/", "http://127.0.0.1/", "http://localhost:8080/a", "http://LOCALHOST./a",
+                    "http://x.localhost/a", "http://[::1]/a", "http://[fe80::1]/a", "http://[fd00::5]/a", "http://10.0.0.1/a",
+                    "http://172.16.0.1/a", "http://172.31.255.255/a", "http://192.168.0.10/a", "http://169.254.169.254/a",
+                    "http://0.0.0.0:8080/a", "http://2130706433/a", "http://0x7f.1/a", "http://127.1/a", "http://100.64.0.1/a"] {
+            XCTAssertNotNil(PreviewURLPolicy.localAddressReason(url, apiOrigin: api), url)
+        }
+    }
+
     func testTerminalEscapesAndBidiOverridesAreNeutralised() {
         let name = "Evil\u{1B}]0;title\u{07}\u{1B}[31mRed\u{202E}desrever\u{0008}"
         let clean = TerminalText.sanitized(name)

@@ -12,7 +12,7 @@ final class PreviewFetcherTests: StandInTestCase {
     }
 
     func testStreamsTheExactBytesOfThePreview() throws {
-        let fetcher = PreviewFetcher()
+        let fetcher = PreviewFetcher(localOrigin: origin)
         defer { fetcher.shutdown() }
         for name in ["tone-440", "tone-880"] {
             let bytes = PreviewBytes()
@@ -25,7 +25,7 @@ final class PreviewFetcherTests: StandInTestCase {
     }
 
     func testHTTPErrorsAndDropsFailTheSlotWithAClearError() {
-        let fetcher = PreviewFetcher()
+        let fetcher = PreviewFetcher(localOrigin: origin)
         defer { fetcher.shutdown() }
         let missing = PreviewBytes()
         fetcher.fetch("\(server.baseURL)/previews/missing-file.m4a", into: missing)
@@ -39,7 +39,7 @@ final class PreviewFetcherTests: StandInTestCase {
         XCTAssertEqual(broken.error?.message.contains("HTTP 500"), true)
 
         // A redirect loop: a clear error after the redirect limit, never a body that looks complete.
-        let stubborn = PreviewFetcher(resumeBackoff: [0.05])
+        let stubborn = PreviewFetcher(resumeBackoff: [0.05], localOrigin: origin)
         defer { stubborn.shutdown() }
         let redirectLoop = PreviewBytes()
         server.setFault(.redirect(to: "/previews/loop.m4a"), forPathPrefix: "/previews/loop")
@@ -61,7 +61,7 @@ final class PreviewFetcherTests: StandInTestCase {
     }
 
     func testADroppedConnectionIsResumedWithARangeRequest() throws {
-        let fetcher = PreviewFetcher()
+        let fetcher = PreviewFetcher(localOrigin: origin)
         defer { fetcher.shutdown() }
         server.setFault(.dropAfter(bytes: 10_000), forPathPrefix: "/previews/tone-550")
         try expectExactBytes("/previews/tone-550.m4a", fetcher)
@@ -71,7 +71,7 @@ final class PreviewFetcherTests: StandInTestCase {
     }
 
     func testAServerThatIgnoresRangeStillGivesTheExactBytes() throws {
-        let fetcher = PreviewFetcher()
+        let fetcher = PreviewFetcher(localOrigin: origin)
         defer { fetcher.shutdown() }
         server.setFault(.dropAfter(bytes: 20_000), forPathPrefix: "/previews/tone-660")
         server.setFault(.ignoreRange, forPathPrefix: "/previews/tone-66")
@@ -79,7 +79,7 @@ final class PreviewFetcherTests: StandInTestCase {
     }
 
     func testRedirectsSlowServersAndKeepAlive() throws {
-        let fetcher = PreviewFetcher()
+        let fetcher = PreviewFetcher(localOrigin: origin)
         defer { fetcher.shutdown() }
         server.setFault(.redirect(to: "/previews/tone-880.m4a"), forPathPrefix: "/previews/moved")
         let bytes = PreviewBytes()
@@ -97,7 +97,7 @@ final class PreviewFetcherTests: StandInTestCase {
     }
 
     func testStreamedContainerVariantsDecodeWhileDownloading() throws {
-        let fetcher = PreviewFetcher()
+        let fetcher = PreviewFetcher(localOrigin: origin)
         defer { fetcher.shutdown() }
         server.setFault(.throttle(bytesPerSecond: 200_000), forPathPrefix: "/previews/")
         for (name, seconds) in [("tone-440-moov-at-end.m4a", 3), ("tone-660-fragmented.m4a", 3), ("tone-880-video.m4v", 3)] {
@@ -118,19 +118,28 @@ final class PreviewFetcherTests: StandInTestCase {
     }
 
     func testRefusesNonHTTPURLsWithoutAnyIO() {
-        let fetcher = PreviewFetcher()
+        let fetcher = PreviewFetcher(localOrigin: origin)
         defer { fetcher.shutdown() }
-        for url in ["file:///etc/passwd", "/etc/passwd", "concat:/etc/passwd|/etc/hosts"] {
+        for url in ["file:///etc/passwd", "/etc/passwd", "concat:/etc/passwd|/etc/hosts",
+                    "http://127.0.0.1:1/x.m4a", "http://localhost:\(server.port)/previews/tone-440.m4a", "http://[::1]:631/",
+                    "http://2130706433/x.m4a", "http://10.1.2.3/x.m4a", "https://192.168.1.1/x.m4a", "http://169.254.169.254/latest/"] {
             let bytes = PreviewBytes()
             fetcher.fetch(url, into: bytes)
             XCTAssertEqual(bytes.error, .refusedURL(url))
         }
         XCTAssertTrue(server.requestLog.isEmpty)
+        // A redirect to another local port is refused too.
+        server.setFault(.redirect(to: "http://127.0.0.1:1/x.m4a"), forPathPrefix: "/previews/tone-440")
+        let redirected = PreviewBytes()
+        fetcher.fetch("\(server.baseURL)/previews/tone-440.m4a", into: redirected)
+        waitUntilSettled(redirected)
+        XCTAssertNotNil(redirected.error)
+        XCTAssertEqual(server.requestLog.count, 1)
     }
 
     func testCancelStopsADownload() {
         server.setFault(.throttle(bytesPerSecond: 2_000), forPathPrefix: "/previews/")
-        let fetcher = PreviewFetcher()
+        let fetcher = PreviewFetcher(localOrigin: origin)
         defer { fetcher.shutdown() }
         let bytes = PreviewBytes()
         let handle = fetcher.fetch("\(server.baseURL)/previews/tone-440.m4a", into: bytes)
@@ -145,7 +154,7 @@ final class PreviewCacheTests: StandInTestCase {
         let directory = URL(fileURLWithPath: NSTemporaryDirectory()).appendingPathComponent("previewd-cache-\(getpid())-\(UInt32.random(in: 0...UInt32.max))")
         defer { try? FileManager.default.removeItem(at: directory) }
         let cache = try PreviewCache(directory: directory, maxBytes: 150_000)   // room for two 66 KB previews
-        let fetcher = PreviewFetcher()
+        let fetcher = PreviewFetcher(localOrigin: origin)
         defer { fetcher.shutdown() }
         let url = "\(server.baseURL)/previews/tone-440.m4a"
         let first = PreviewDownload(url: url, fetcher: fetcher, limit: 1 << 20, cache: cache)

@@ -1,5 +1,6 @@
 import Foundation
 import ITunesStandIn
+import PreviewCore
 import PreviewEngine
 import PreviewTestSupport
 import XCTest
@@ -17,6 +18,9 @@ class StandInTestCase: XCTestCase {
         server.stop()
         server = nil
     }
+
+    /// The stand-in's `host:port`, the one local origin fetchers here may use.
+    var origin: String { PreviewURLPolicy.origin(of: server.baseURL)! }
 
     /// Waits for `bytes` to complete or fail, at most `seconds` (a hang guard, not a speed check).
     func waitUntilSettled(_ bytes: PreviewBytes, seconds: TimeInterval = 20) {

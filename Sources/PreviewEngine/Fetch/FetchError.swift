@@ -1,6 +1,6 @@
 /// Why a preview download failed. `message` is the one line a user sees.
 public enum FetchError: Error, Equatable, Sendable {
-    /// The URL is not an http(s) URL previewd may fetch.
+    /// The URL is not an http(s) URL previewd may fetch, or points at a local address other than the API's.
     case refusedURL(String)
     /// The server answered with a non-success status.
     case httpStatus(Int, url: String)
@@ -16,7 +16,7 @@ public enum FetchError: Error, Equatable, Sendable {
     /// One line for the user.
     public var message: String {
         switch self {
-        case .refusedURL(let url): return "refusing to fetch \(url.prefix(200)): only http and https previews are played"
+        case .refusedURL(let url): return "refusing to fetch \(url.prefix(200)): previews are fetched only over http(s), and from local addresses only from the API's own"
         case .httpStatus(let code, let url): return "preview server answered HTTP \(code) for \(url.prefix(200))"
         case .transport(let why): return "preview download failed: \(why)"
         case .tooLarge(let limit): return "preview is larger than the \(limit / 1024 / 1024) MiB budget"

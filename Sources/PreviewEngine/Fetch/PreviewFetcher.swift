@@ -21,7 +21,14 @@ public final class PreviewFetcher: NSObject, URLSessionDataDelegate {
     private var session: URLSession!                   // set once in init
 
     /// A fetcher whose downloads fail when no byte arrives for `stallTimeout` seconds.
-    public init(stallTimeout: TimeInterval = 15, resumeBackoff: [TimeInterval] = [0.1, 0.5, 1.5]) {
+    /// The one `host:port` on a loopback or private address previews may come from (the API's own,
+    /// e.g. a local mirror); nil refuses every local address.
+    public let localOrigin: String?
+
+    /// A fetcher that waits `stallTimeout` for bytes and resumes a dropped download after each of
+    /// `resumeBackoff`; previews on local addresses are fetched only from `localOrigin`.
+    public init(stallTimeout: TimeInterval = 15, resumeBackoff: [TimeInterval] = [0.1, 0.5, 1.5], localOrigin: String? = nil) {
+        self.localOrigin = localOrigin
         self.resumeBackoff = resumeBackoff
         super.init()
         let configuration = URLSessionConfiguration.ephemeral
@@ -39,7 +46,8 @@ public final class PreviewFetcher: NSObject, URLSessionDataDelegate {
     /// fetch fails `bytes` at once.
     @discardableResult
     public func fetch(_ url: String, into bytes: PreviewBytes) -> FetchHandle {
-        guard PreviewURLPolicy.isFetchable(url), let parsed = URL(string: url) else {
+        guard PreviewURLPolicy.isFetchable(url), PreviewURLPolicy.localAddressReason(url, apiOrigin: localOrigin) == nil,
+              let parsed = URL(string: url) else {
             bytes.fail(.refusedURL(url))
             return FetchHandle(transfer: nil, bytes: bytes)
         }
@@ -106,7 +114,8 @@ public final class PreviewFetcher: NSObject, URLSessionDataDelegate {
                            newRequest request: URLRequest, completionHandler: @escaping (URLRequest?) -> Void) {
         guard let transfer = transfer(for: task) else { return completionHandler(nil) }
         transfer.redirects += 1
-        guard transfer.redirects <= maxRedirects, let url = request.url, PreviewURLPolicy.isFetchable(url.absoluteString) else {
+        guard transfer.redirects <= maxRedirects, let url = request.url, PreviewURLPolicy.isFetchable(url.absoluteString),
+              PreviewURLPolicy.localAddressReason(url.absoluteString, apiOrigin: localOrigin) == nil else {
             transfer.bytes.fail(.transport("too many redirects, or a redirect to a URL previewd does not fetch"))
             return completionHandler(nil)
         }

@@ -63,7 +63,8 @@ extension Player {
         var notQueued: [CatalogReport.NotQueued] = []
         var playable: [Track] = []
         for (i, track) in results.enumerated() {
-            if let reason = track.unplayableReason { notQueued.append(.init(result: i, reason: reason)) } else { playable.append(track) }
+            let local = track.previewUrl.flatMap { PreviewURLPolicy.localAddressReason($0, apiOrigin: fetcher.localOrigin) }
+            if let reason = track.unplayableReason ?? local { notQueued.append(.init(result: i, reason: reason)) } else { playable.append(track) }
         }
         var first: Int?
         if !playable.isEmpty {

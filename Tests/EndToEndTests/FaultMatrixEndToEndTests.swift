@@ -1,0 +1,85 @@
+import Foundation
+import ITunesStandIn
+import PreviewCore
+import PreviewTestSupport
+import XCTest
+
+/// The fast part of the fault matrix (scripts/soak runs the long one). Each case: previewd stays
+/// up and answers, the error is reported, good tracks go on playing, nothing plays that should not.
+final class FaultMatrixEndToEndTests: DaemonTestCase {
+    private func queue() throws -> QueueReport {
+        try JSONDecoder().decode(QueueReport.self, from: Data(try daemon.ctl("--json", "queue").stdout.utf8))
+    }
+
+    func testPreviewServerFaultsFailOnlyThatTrack() throws {
+        try startOnSharedServer()
+        let faults: [(StandInFault, String)] = [
+            (.status(500), "HTTP 500"), (.status(403), "HTTP 403"), (.status(429), "HTTP 429"),
+            (.redirect(to: "/previews/tone-440.m4a"), "redirect"),
+            (.body(Array("#EXTM3U\n".utf8), contentType: "audio/mp4"), "not a playable preview"),
+            (.body([], contentType: "audio/mp4"), "not a playable preview"),
+        ]
+        for (fault, reason) in faults {
+            standIn.setFault(fault, forPathPrefix: "/previews/tone-440")
+            let mark = recorder.sampleCount
+            XCTAssertEqual(try daemon.ctl("search", "sine waves").status, 0)
+            XCTAssertNotNil(recorder.waitForTone(660, after: mark), "\(fault): the next track; heard \(recorder.toneSequence(after: mark))")
+            XCTAssertFalse(recorder.toneSequence(after: mark).contains(440), "\(fault): nothing of the broken one is heard")
+            let failure = try XCTUnwrap(try queue().items[0].failure, "\(fault)")
+            XCTAssertTrue(failure.contains(reason), "\(fault): \(failure)")
+            XCTAssertTrue(daemon.isRunning)
+        }
+    }
+
+    func testSlowFirstByteAndDroppedConnectionStillPlay() throws {
+        try startOnSharedServer()
+        standIn.setFault(.delay(milliseconds: 2000), forPathPrefix: "/previews/tone-440")
+        standIn.setFault(.dropAfter(bytes: 20_000), forPathPrefix: "/previews/tone-660")   // fires once, on the prefetch
+        var mark = recorder.sampleCount
+        XCTAssertEqual(try daemon.ctl("search", "sine waves").status, 0)
+        XCTAssertEqual(try status().state, .loading, "waiting for the first byte is loading, not an error")
+        XCTAssertNotNil(recorder.waitForTone(440, after: mark), "2 s before the first byte, then it plays")
+        standIn.setFault(nil, forPathPrefix: "/previews/tone-440")
+
+        mark = recorder.sampleCount
+        XCTAssertEqual(try daemon.ctl("play", "1").status, 0)
+        XCTAssertNotNil(recorder.waitForTone(660, after: mark))
+        XCTAssertTrue(standIn.requestLog.contains { $0.contains("/previews/tone-660") && $0.contains("range=bytes=20000-") },
+                      "the dropped download is resumed with a Range request")
+        XCTAssertNil(try queue().items[1].failure)
+    }
+
+    func testPulseAudioAbsentAtStartThenAppears() throws {
+        let server = try PulseServer()
+        defer { server.stop() }
+        var environment = ProcessInfo.processInfo.environment
+        environment["PULSE_SERVER"] = server.address
+        daemon = try DaemonProcess(arguments: ["--api-base", standIn.baseURL, "--sink", server.sinkName], environment: environment)
+        let search = try daemon.ctl("search", "sine waves")
+        XCTAssertEqual(search.status, 0, search.stderr)
+        var report = try status()
+        XCTAssertNotEqual(report.output, "ok", "the missing server is reported")
+        XCTAssertEqual(report.queueLength, 7, "the queue is kept")
+        try server.start()
+        recorder = try MonitorRecorder(sink: server.sinkName, server: server.address)
+        XCTAssertNotNil(recorder.waitForTone(440, after: 0, timeout: 20), "plays once the server appears, without a command")
+        report = try status()
+        XCTAssertEqual(report.output, "ok")
+    }
+
+    func testTheSinkRemovedMidTrack() throws {
+        try startOnSharedServer()
+        XCTAssertEqual(try daemon.ctl("search", "sine waves").status, 0)
+        XCTAssertNotNil(recorder.waitForTone(440, after: 0))
+        recorder.stop()
+        sink?.remove()
+        sink = nil
+        usleep(500_000)
+        XCTAssertTrue(daemon.isRunning)
+        let report = try status()   // moved to another sink by the server, or lost and retrying: either way it answers
+        XCTAssertEqual(report.queueLength, 7)
+        XCTAssertEqual(try daemon.ctl("next").status, 0)
+        XCTAssertEqual(try status().index, 1)
+        XCTAssertTrue(daemon.isRunning)
+    }
+}
