@@ -18,10 +18,11 @@ enum Output {
         return (try? encoder.encode(value)).map { String(decoding: $0, as: UTF8.self) } ?? "null"
     }
 
-    /// `m:ss` for a millisecond count.
+    /// `m:ss` (or `h:mm:ss` from an hour) for a millisecond count.
     static func clock(_ ms: Int?) -> String {
         guard let ms else { return "-:--" }
         let seconds = max(0, ms) / 1000
+        if seconds >= 3600 { return "\(seconds / 3600):" + String(format: "%02d:%02d", seconds / 60 % 60, seconds % 60) }
         return "\(seconds / 60):" + String(format: "%02d", seconds % 60)
     }
 

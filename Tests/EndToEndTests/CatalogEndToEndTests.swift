@@ -93,6 +93,20 @@ final class CatalogEndToEndTests: DaemonTestCase {
         XCTAssertEqual(try daemon.ctl("info", "9").status, 1)
     }
 
+    func testAFilmsPreviewPlaysItsAudioAndInfoShowsTheFilmsDetails() throws {
+        let mark = recorder.sampleCount
+        let result = try daemon.ctl("search", "tone poem", "--media", "movie")
+        XCTAssertEqual(result.status, 0, result.stderr)
+        XCTAssertTrue(standIn.requestLog.last { $0.contains("/search") }!.contains("term=tone%20poem&media=movie&limit=50"))
+        expectTone(880, after: mark, "the audio track of the m4v preview")
+        let info = try daemon.ctl("info").stdout
+        for expected in ["director    Ada Director", "kind        feature-movie", "description A sine wave leaves home to find",
+                         "rating      R", "12.99 USD", "2:01:44"] {
+            XCTAssertTrue(info.contains(expected), "\(expected) missing:\n\(info)")
+        }
+        XCTAssertFalse(info.contains("album"), info)
+    }
+
     func testHostileResultsAreShownSafelyAndNeverFetched() throws {
         let base = standIn.baseURL
         let body = #"""

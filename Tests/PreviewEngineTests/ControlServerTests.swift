@@ -136,6 +136,19 @@ final class ControlServerTests: XCTestCase {
         while !condition() && Date() < deadline { usleep(10_000) }
     }
 
+    func testRefusesAFolderOthersCouldWriteTo() throws {
+        chmod(directory, 0o777)
+        XCTAssertThrowsError(try echoServer().start()) { error in
+            guard case .unsafeDirectory(_, let why)? = error as? ControlServerError else { return XCTFail("\(error)") }
+            XCTAssertTrue(why.contains("others may write"), why)
+        }
+        chmod(directory, 0o700)
+        let server = echoServer()
+        XCTAssertNoThrow(try server.start())
+        server.stop()
+        XCTAssertNoThrow(try ControlServer.checkOwnership(of: "/tmp"), "sticky /tmp is fine")
+    }
+
     func testRefusesToStartTwiceAndReplacesAStaleSocket() throws {
         let first = echoServer()
         try first.start()

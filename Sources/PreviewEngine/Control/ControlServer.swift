@@ -35,6 +35,7 @@ public final class ControlServer {
                 throw .system(call: "mkdir", errno: errno, path: directory)
             }
         }
+        try Self.checkOwnership(of: directory.isEmpty ? "." : directory)
         if UnixSocket.answers(path) { throw .alreadyRunning(path) }
         unlink(path)   // stale socket from a previewd that died
 
@@ -60,6 +61,20 @@ public final class ControlServer {
         let thread = Thread { [self] in acceptLoop(fd) }
         thread.name = "previewd.control"
         thread.start()
+    }
+
+    /// The socket's folder must be ours (or root's), and not writable by others unless sticky (/tmp):
+    /// a /tmp/previewd-UID made by someone else could hand them our socket.
+    static func checkOwnership(of directory: String) throws(ControlServerError) {
+        var info = stat()
+        guard lstat(directory, &info) == 0 else { throw .system(call: "lstat", errno: errno, path: directory) }
+        guard (info.st_mode & S_IFMT) == S_IFDIR else { throw .unsafeDirectory(directory, why: "not a folder (a symbolic link?)") }
+        guard info.st_uid == getuid() || info.st_uid == 0 else {
+            throw .unsafeDirectory(directory, why: "it belongs to uid \(info.st_uid)")
+        }
+        if info.st_mode & 0o022 != 0, info.st_mode & S_ISVTX == 0 {
+            throw .unsafeDirectory(directory, why: "others may write to it")
+        }
     }
 
     /// Stops accepting, disconnects every client and removes the socket file.
