@@ -51,6 +51,9 @@ final class CatalogEndToEndTests: DaemonTestCase {
         XCTAssertEqual(try queue().items.map(\.track.trackId), [1001, 1002, 1003])
         expectTone(440, after: mark, "the chart's first song")
         XCTAssertTrue(standIn.requestLog.contains { $0.contains("/us/rss/topsongs/limit=3/json") })
+        let more = try daemon.ctl("more")
+        XCTAssertEqual(more.status, 1, "the chart replaced the queue: there is no search to continue")
+        XCTAssertTrue(more.stderr.contains("no search to continue"), more.stderr)
 
         mark = recorder.sampleCount
         XCTAssertEqual(try daemon.ctl("search", "sine waves", "--sort", "duration").status, 0)

@@ -13,12 +13,16 @@ extension Player {
 
     func lookup(_ query: LookupQuery, _ enqueue: Enqueue) async throws -> CatalogReport {
         let page = try await catalog.lookup(query)
-        return try place(page, enqueue, what: "id \(query.ids.map(String.init).joined(separator: ","))", mayHaveMore: false)
+        let report = try place(page, enqueue, what: "id \(query.ids.map(String.init).joined(separator: ","))", mayHaveMore: false)
+        if !enqueue.append { lastSearch = nil }   // `more` pages searches, not this queue
+        return report
     }
 
     func top(_ query: ChartQuery, _ enqueue: Enqueue) async throws -> CatalogReport {
         let page = try await catalog.topSongs(query)
-        return try place(page, enqueue, what: "the top-songs chart", mayHaveMore: false)
+        let report = try place(page, enqueue, what: "the top-songs chart", mayHaveMore: false)
+        if !enqueue.append { lastSearch = nil }
+        return report
     }
 
     /// The next page of the last search, appended; it plays when nothing else does.

@@ -4,6 +4,7 @@ import PreviewCore
 /// index; the slots and downloads follow the same map.
 extension Player {
     func clear() throws {
+        lastSearch = nil
         try edit { $0.removeAll() }
     }
 
