@@ -16,10 +16,10 @@ extension Player {
         var outputLost = false
     }
 
-    /// Publishes what changed since the last call; also starts autopaging when it is due.
+    /// Publishes what changed since the last call; also starts autopaging when it is due and gives
+    /// freed memory back after a track change.
     func publishChanges() {
         autopageIfNeeded()
-        guard let hub else { return }
         let index = transport.index
         let now = Published(state: transport.playbackState, index: index, trackID: index.flatMap { queue[safe: $0]?.track.trackId },
                             queueVersion: queueVersion, volume: volume, muted: muted, repeatMode: transport.repeatMode,
@@ -27,17 +27,18 @@ extension Player {
         let before = published
         guard now != before else { return }
         published = now
-        if now.queueVersion != before.queueVersion { hub.publish(.queue(length: queue.count)) }
+        if now.queueVersion != before.queueVersion { hub?.publish(.queue(length: queue.count)) }
         if (now.index != before.index || now.trackID != before.trackID), let i = index, let item = queue[safe: i] {
-            hub.publish(.track(index: i, item.track))
+            hub?.publish(.track(index: i, item.track))
         }
-        if now.state != before.state || now.index != before.index { hub.publish(.state(now.state, index: index)) }
-        if now.volume != before.volume || now.muted != before.muted { hub.publish(.volume(volume, muted: muted)) }
+        if now.index != before.index || now.queueVersion != before.queueVersion { MemoryTrim.afterTrackChange() }
+        if now.state != before.state || now.index != before.index { hub?.publish(.state(now.state, index: index)) }
+        if now.volume != before.volume || now.muted != before.muted { hub?.publish(.volume(volume, muted: muted)) }
         if now.repeatMode != before.repeatMode || now.shuffle != before.shuffle {
-            hub.publish(.modes(repeat: now.repeatMode, shuffle: now.shuffle))
+            hub?.publish(.modes(repeat: now.repeatMode, shuffle: now.shuffle))
         }
         if now.outputLost != before.outputLost {
-            hub.publish(now.outputLost ? .outputLost(lastError ?? "audio output lost") : .outputBack)
+            hub?.publish(now.outputLost ? .outputLost(lastError ?? "audio output lost") : .outputBack)
         }
     }
 
