@@ -142,6 +142,20 @@ final class ITunesClientTests: StandInTestCase {
         }
     }
 
+    func testAHostThatDoesNotResolveIsOffline() async {
+        // .invalid never resolves (RFC 6761); without a resolver at all the lookup may time out instead.
+        let client = ITunesClient(base: URL(string: "http://previewd-test.invalid")!, timeout: 5, cacheSeconds: 0)
+        do {
+            _ = try await client.search(CatalogQuery(term: "sine"))
+            XCTFail("an unresolvable host answered")
+        } catch {
+            switch error {
+            case .offline, .timeout: XCTAssertFalse(error.message.isEmpty)
+            default: XCTFail("\(error)")
+            }
+        }
+    }
+
     func testHugeAndDeeplyNestedAnswersAreRefusedNotFatal() async {
         let c = client(cache: 0)
         let deep = Array(repeating: UInt8(ascii: "["), count: 10_000) + Array(repeating: UInt8(ascii: "]"), count: 10_000)
