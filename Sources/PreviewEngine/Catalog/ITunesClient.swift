@@ -36,6 +36,11 @@ public final class ITunesClient: Sendable {
         session = URLSession(configuration: configuration)
     }
 
+    /// Cancels calls in flight and releases the session; for shutdown.
+    public func shutdown() {
+        session.invalidateAndCancel()
+    }
+
     /// Calls made to the API so far (cache hits excluded).
     public var callCount: Int { counter.value }
 

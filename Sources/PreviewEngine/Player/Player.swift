@@ -21,6 +21,8 @@ public actor Player {
     /// Bumped on every change of the queue's items, for the `queue` event.
     var queueVersion = 0
     var published = Published()
+    /// The task that handles engine events, for shutdown to wait on.
+    var eventLoop: Task<Void, Never>?
 
     var queue = PlayQueue()
     var transport = Transport()
@@ -67,11 +69,10 @@ public actor Player {
         let continuation = eventSink
         sink.setEventHandler { continuation.yield(.output($0)) }
         let events = self.events
-        Task { [weak self] in
-            for await event in events {
-                guard let self else { return }
-                await self.handleAndPublish(event)
-            }
+        // Holds the player until `shutdown` finishes the stream (no weak reference: LeakSanitizer
+        // cannot follow Swift's encoded side-table pointer and reports it at exit).
+        eventLoop = Task {
+            for await event in events { await self.handleAndPublish(event) }
         }
     }
 
@@ -168,11 +169,13 @@ public actor Player {
     }
 
     /// Stops playback and every download; for shutdown.
-    public func shutdown() {
+    public func shutdown() async {
         sink.stop()
         dropSlots(keepingCurrent: false)
         eventSink.finish()
         fetcher.shutdown()
+        catalog.shutdown()
+        await eventLoop?.value   // the loop ends with the stream; nothing of it outlives the player
     }
 
     private func seek(_ target: SeekTarget) throws {
