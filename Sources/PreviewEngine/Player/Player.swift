@@ -72,7 +72,7 @@ public actor Player {
         // Holds the player until `shutdown` finishes the stream (no weak reference: LeakSanitizer
         // cannot follow Swift's encoded side-table pointer and reports it at exit).
         eventLoop = Task {
-            for await event in events { await self.handleAndPublish(event) }
+            for await event in events { self.handleAndPublish(event) }   // the task runs on this actor
         }
     }
 
