@@ -59,8 +59,7 @@ struct ControlClient {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
         }
         guard connected == 0 else { throw .unreachable(path: path, reason: String(cString: strerror(errno))) }
-        guard var line = try? JSONEncoder().encode(command.request(id: 1)) else { throw .protocolError("cannot encode request") }
-        line.append(UInt8(ascii: "\n"))
+        guard let line = JSONLine.encode(command.request(id: 1)) else { throw .protocolError("cannot encode request") }
         var offset = 0
         while offset < line.count {
             let n = line[offset...].withUnsafeBytes { Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }

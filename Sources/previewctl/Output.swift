@@ -13,9 +13,7 @@ enum Output {
     }
 
     static func json(_ value: JSONValue) -> String {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        return (try? encoder.encode(value)).map { String(decoding: $0, as: UTF8.self) } ?? "null"
+        JSONLine.encode(value).map { String(decoding: $0.dropLast(), as: UTF8.self) } ?? "null"
     }
 
     /// `m:ss` (or `h:mm:ss` from an hour) for a millisecond count.

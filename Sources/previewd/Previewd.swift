@@ -79,7 +79,7 @@ struct Previewd: AsyncParsableCommand {
         guard let url = URL(string: apiBase), ["http", "https"].contains(url.scheme?.lowercased() ?? ""), url.host != nil else {
             throw ValidationError("--api-base must be an http or https URL (got \(apiBase))")
         }
-        guard country.count == 2, country.allSatisfy(\.isLetter) else {
+        guard CountryCode.isValid(country) else {
             throw ValidationError("--country must be a two-letter code (got \(country))")
         }
         guard (10...2000).contains(latencyMs) else { throw ValidationError("--latency-ms must be 10–2000") }

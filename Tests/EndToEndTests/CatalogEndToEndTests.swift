@@ -5,21 +5,7 @@ import PreviewTestSupport
 import XCTest
 
 /// The catalog commands through previewctl and previewd, against the stand-in, heard on a null sink.
-final class CatalogEndToEndTests: DaemonTestCase {
-    override func setUpWithError() throws {
-        try super.setUpWithError()
-        try startOnSharedServer()
-    }
-
-    private func expectTone(_ hz: Double, after mark: Int, _ what: String, file: StaticString = #filePath, line: UInt = #line) {
-        XCTAssertNotNil(recorder.waitForTone(hz, after: mark), "\(what): \(Int(hz)) Hz not heard; heard \(recorder.toneSequence(after: mark))",
-                        file: file, line: line)
-    }
-
-    private func queue() throws -> QueueReport {
-        try JSONDecoder().decode(QueueReport.self, from: Data(try daemon.ctl("--json", "queue").stdout.utf8))
-    }
-
+final class CatalogEndToEndTests: SharedServerTestCase {
     func testArtistAndAlbumQueuesTheAlbumAndPlaysIt() throws {
         let mark = recorder.sampleCount
         let result = try daemon.ctl("search", "--artist", "sine waves", "--album", "short tones")

@@ -4,20 +4,8 @@ import PreviewTestSupport
 import XCTest
 
 /// Events and queue editing through previewctl, heard on a null sink.
-final class ControlEndToEndTests: DaemonTestCase {
-    override func setUpWithError() throws {
-        try super.setUpWithError()
-        try startOnSharedServer()
-    }
-
-    private func expectTone(_ hz: Double, after mark: Int, _ what: String, file: StaticString = #filePath, line: UInt = #line) {
-        XCTAssertNotNil(recorder.waitForTone(hz, after: mark), "\(what): \(Int(hz)) Hz not heard; heard \(recorder.toneSequence(after: mark))",
-                        file: file, line: line)
-    }
-
-    private func queueIDs() throws -> [Int?] {
-        try JSONDecoder().decode(QueueReport.self, from: Data(try daemon.ctl("--json", "queue").stdout.utf8)).items.map(\.track.trackId)
-    }
+final class ControlEndToEndTests: SharedServerTestCase {
+    private func queueIDs() throws -> [Int?] { try queue().items.map(\.track.trackId) }
 
     func testWatchPrintsEventsAsTheyHappen() throws {
         let watch = try daemon.ctlInBackground("watch", "--position")

@@ -41,10 +41,29 @@ class DaemonTestCase: XCTestCase {
         standIn?.stop()
     }
 
+    /// Fails the test unless `hz` is heard after sample `mark`, saying what was heard instead.
+    func expectTone(_ hz: Double, after mark: Int, _ what: String, file: StaticString = #filePath, line: UInt = #line) {
+        XCTAssertNotNil(recorder.waitForTone(hz, after: mark), "\(what): \(Int(hz)) Hz not heard; heard \(recorder.toneSequence(after: mark))",
+                        file: file, line: line)
+    }
+
+    /// `previewctl --json queue`, decoded.
+    func queue() throws -> QueueReport {
+        try JSONDecoder().decode(QueueReport.self, from: Data(try daemon.ctl("--json", "queue").stdout.utf8))
+    }
+
     /// `previewctl --json status`, decoded.
     func status() throws -> StatusReport {
         let result = try daemon.ctl("--json", "status")
         XCTAssertEqual(result.status, 0, result.stderr)
         return try JSONDecoder().decode(StatusReport.self, from: Data(result.stdout.utf8))
+    }
+}
+
+/// The tests whose every case runs previewd on a fresh null sink of the shared server.
+class SharedServerTestCase: DaemonTestCase {
+    override func setUpWithError() throws {
+        try super.setUpWithError()
+        try startOnSharedServer()
     }
 }

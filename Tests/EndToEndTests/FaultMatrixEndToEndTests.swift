@@ -7,10 +7,6 @@ import XCTest
 /// The fast part of the fault matrix (scripts/soak runs the long one). Each case: previewd stays
 /// up and answers, the error is reported, good tracks go on playing, nothing plays that should not.
 final class FaultMatrixEndToEndTests: DaemonTestCase {
-    private func queue() throws -> QueueReport {
-        try JSONDecoder().decode(QueueReport.self, from: Data(try daemon.ctl("--json", "queue").stdout.utf8))
-    }
-
     func testPreviewServerFaultsFailOnlyThatTrack() throws {
         try startOnSharedServer()
         let faults: [(StandInFault, String)] = [

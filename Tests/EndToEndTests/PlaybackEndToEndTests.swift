@@ -6,17 +6,7 @@ import XCTest
 
 /// previewd as a user runs it: a real process, the iTunes stand-in over HTTP on loopback, real FFmpeg,
 /// and a PulseAudio null sink whose monitor is recorded to check which tone is heard.
-final class PlaybackEndToEndTests: DaemonTestCase {
-    override func setUpWithError() throws {
-        try super.setUpWithError()
-        try startOnSharedServer()
-    }
-
-    private func expectTone(_ hz: Double, after mark: Int, _ what: String, file: StaticString = #filePath, line: UInt = #line) {
-        XCTAssertNotNil(recorder.waitForTone(hz, after: mark), "\(what): \(Int(hz)) Hz not heard; heard \(recorder.toneSequence(after: mark))",
-                        file: file, line: line)
-    }
-
+final class PlaybackEndToEndTests: SharedServerTestCase {
     func testSearchPlaysAndNextPauseResumePrevSteerIt() throws {
         var mark = recorder.sampleCount
         let search = try daemon.ctl("search", "sine waves")

@@ -71,7 +71,7 @@ public struct CatalogQuery: Codable, Equatable, Hashable, Sendable {
         if let attribute, !(1...40).contains(attribute.count) || !attribute.allSatisfy({ $0.isASCII && $0.isLetter }) {
             throw ControlError(.badArgument, "attribute must be one of Apple's names, e.g. artistTerm, songTerm, albumTerm")
         }
-        if let country, country.count != 2 || !country.allSatisfy({ $0.isASCII && $0.isLetter }) {
+        if let country, !CountryCode.isValid(country) {
             throw ControlError(.badArgument, "country must be a two-letter code (got \(country.prefix(8)))")
         }
     }

@@ -18,7 +18,7 @@ public struct ChartQuery: Codable, Equatable, Hashable, Sendable {
     public func validate() throws(ControlError) {
         guard (1...200).contains(limit) else { throw ControlError(.badArgument, "limit must be between 1 and 200 (got \(limit))") }
         if let genre, genre <= 0 { throw ControlError(.badArgument, "genre must be a positive iTunes genre id") }
-        if let country, country.count != 2 || !country.allSatisfy({ $0.isASCII && $0.isLetter }) {
+        if let country, !CountryCode.isValid(country) {
             throw ControlError(.badArgument, "country must be a two-letter code")
         }
     }

@@ -40,7 +40,7 @@ public struct LookupQuery: Codable, Equatable, Hashable, Sendable {
             throw ControlError(.badArgument, "limit must be between 1 and 200 (got \(limit))")
         }
         if let sort, sort != "recent" { throw ControlError(.badArgument, "sort must be \"recent\"") }
-        if let country, country.count != 2 || !country.allSatisfy({ $0.isASCII && $0.isLetter }) {
+        if let country, !CountryCode.isValid(country) {
             throw ControlError(.badArgument, "country must be a two-letter code")
         }
     }

@@ -156,14 +156,14 @@ public final class ControlServer {
             for line in lines where !line.allSatisfy({ $0 == 0x20 || $0 == 0x09 }) {
                 let request = try? JSONDecoder().decode(ControlRequest.self, from: Data(line))
                 if let request, request.cmd == "subscribe" {
-                    switch Result(catching: { () throws(ControlError) in try ControlCommand(request) }) {
-                    case .success(.subscribe(let position)):
-                        streamEvents(fd, id: request.id, position: position)
-                        return
-                    case .failure(let error):
+                    do {
+                        if case .subscribe(let position) = try ControlCommand(request) {
+                            streamEvents(fd, id: request.id, position: position)
+                            return
+                        }
+                    } catch {
                         guard UnixSocket.writeAll(fd, Self.encode(.failure(id: request.id, error))) else { return }
                         continue
-                    default: break
                     }
                 }
                 guard UnixSocket.writeAll(fd, Self.encode(answer(line, request))) else { return }
@@ -197,7 +197,7 @@ public final class ControlServer {
                 lastTick = now
                 guard let status = answer(nil, ControlRequest(id: nil, cmd: "status")).result?.decodeStatus() else { continue }
                 let tick = ControlEvent.position(ms: status.positionMs, durationMs: status.durationMs)
-                guard UnixSocket.writeAll(fd, EventHub.encode(tick.json)) else { return }
+                guard UnixSocket.writeAll(fd, EventHub.encode(tick)) else { return }
             }
         }
     }
@@ -223,12 +223,8 @@ public final class ControlServer {
     }
 
     static func encode(_ response: ControlResponse) -> [UInt8] {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        var bytes = (try? encoder.encode(response)).map { [UInt8]($0) }
-            ?? Array(#"{"ok":false,"error":{"code":"internal","message":"could not encode the answer"}}"#.utf8)
-        bytes.append(UInt8(ascii: "\n"))
-        return bytes
+        JSONLine.encode(response)
+            ?? Array(#"{"ok":false,"error":{"code":"internal","message":"could not encode the answer"}}\#n"#.utf8)
     }
 }
 

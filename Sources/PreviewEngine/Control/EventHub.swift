@@ -34,7 +34,7 @@ public final class EventHub: @unchecked Sendable {   // `subscriptions` guarded 
         let targets = Array(subscriptions.values)
         lock.unlock()
         guard !targets.isEmpty else { return }
-        let line = Self.encode(event.json)
+        let line = Self.encode(event)
         for target in targets { target.push(line) }
     }
 
@@ -44,13 +44,9 @@ public final class EventHub: @unchecked Sendable {   // `subscriptions` guarded 
         lock.unlock()
     }
 
-    /// One JSON line (with its newline).
-    static func encode(_ value: JSONValue) -> [UInt8] {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        var bytes = (try? encoder.encode(value)).map { [UInt8]($0) } ?? Array("{}".utf8)
-        bytes.append(UInt8(ascii: "\n"))
-        return bytes
+    /// The event as one JSON line.
+    static func encode(_ event: ControlEvent) -> [UInt8] {
+        JSONLine.encode(event.json) ?? Array("{}\n".utf8)
     }
 
     /// One subscriber's queue of event lines.
