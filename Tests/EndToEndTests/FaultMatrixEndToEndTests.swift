@@ -17,6 +17,9 @@ final class FaultMatrixEndToEndTests: DaemonTestCase {
         ]
         for (fault, reason) in faults {
             standIn.setFault(fault, forPathPrefix: "/previews/tone-440")
+            // The previous case's 660 Hz must not stand for this one's.
+            XCTAssertEqual(try daemon.ctl("stop").status, 0)
+            Thread.sleep(forTimeInterval: 0.2)
             let mark = recorder.sampleCount
             XCTAssertEqual(try daemon.ctl("search", "sine waves").status, 0)
             XCTAssertNotNil(recorder.waitForTone(660, after: mark), "\(fault): the next track; heard \(recorder.toneSequence(after: mark))")
