@@ -36,6 +36,8 @@ let package = Package(
         ffmpegModule,
         .systemLibrary(name: "CPulse", path: "CModules/CPulse", pkgConfig: "libpulse",
                        providers: [.apt(["libpulse-dev"])]),
+        .systemLibrary(name: "CCurl", path: "CModules/CCurl", pkgConfig: "libcurl",
+                       providers: [.apt(["libcurl4-openssl-dev"])]),
 
         // Pure Swift: models, queue, transport state machine, control protocol. No C, no I/O.
         .target(name: "PreviewCore"),
@@ -43,12 +45,16 @@ let package = Package(
         // Everything that does I/O: catalog, fetch, FFmpeg, decode, output, player, control server.
         // Swift 5 mode: the C objects are raw pointers owned by lock-guarded classes (see STYLE.md);
         // their Sendable-ness is stated by hand with @unchecked, once per type.
-        .target(name: "PreviewEngine", dependencies: ["PreviewCore", "CFFmpeg", "CPulse"],
+        .target(name: "PreviewEngine", dependencies: ["PreviewCore", "CFFmpeg", "CPulse", "CCurl"],
                 swiftSettings: [.swiftLanguageMode(.v5)] + ffmpegSwiftSettings, linkerSettings: ffmpegLinkerSettings),
 
+        // Release builds link the Swift runtime and FoundationEssentials statically: only the pages
+        // previewd touches are resident, not every shared library's relocated data (docs/PERFORMANCE.md).
         .executableTarget(name: "previewd", dependencies: [
             "PreviewEngine", .product(name: "ArgumentParser", package: "swift-argument-parser"),
-        ], swiftSettings: [.swiftLanguageMode(.v5)]),
+        ], swiftSettings: [.swiftLanguageMode(.v5)],
+           linkerSettings: [.unsafeFlags(["-static-stdlib", "-Xlinker", "-l_FoundationCollections", "-Xlinker", "-l_FoundationCShims"],
+                                          .when(configuration: .release))]),
         // previewctl links PreviewCore only: no FFmpeg, no libpulse.
         .executableTarget(name: "previewctl", dependencies: [
             "PreviewCore", .product(name: "ArgumentParser", package: "swift-argument-parser"),

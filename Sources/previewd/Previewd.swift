@@ -1,5 +1,10 @@
 import ArgumentParser
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+import Glibc
 import PreviewCore
 import PreviewEngine
 
@@ -107,14 +112,16 @@ struct Previewd: AsyncParsableCommand {
             do {
                 policy.cache = try PreviewCache(directory: URL(fileURLWithPath: cacheDir), maxBytes: cacheSize << 20)
             } catch {
-                log(.error, "cannot use --cache-dir \(cacheDir): \(error.localizedDescription)")
+                log(.error, "cannot use --cache-dir \(cacheDir): \(error)")
                 throw ExitCode(1)
             }
         }
-        let catalog = ITunesClient(base: URL(string: apiBase)!, country: country.uppercased(), timeout: TimeInterval(catalogTimeout),
-                                   callsPerMinute: rateLimit, cacheSeconds: Double(catalogCacheSeconds))
+        let http = HTTPClient()   // one network thread and one connection pool for the catalog and the previews
+        let catalog = ITunesClient(base: URL(string: apiBase)!, country: country.uppercased(), timeout: Double(catalogTimeout),
+                                   callsPerMinute: rateLimit, cacheSeconds: Double(catalogCacheSeconds), http: http)
+        let fetcher = PreviewFetcher(stallTimeout: policy.stallTimeout, localOrigin: PreviewURLPolicy.origin(of: apiBase), http: http)
         let events = EventHub()
-        let player = Player(catalog: catalog, fetcher: PreviewFetcher(localOrigin: PreviewURLPolicy.origin(of: apiBase)), sink: audio, policy: policy, events: events,
+        let player = Player(catalog: catalog, fetcher: fetcher, sink: audio, policy: policy, events: events,
                             autopage: autopage, log: log)
         await player.start()
 

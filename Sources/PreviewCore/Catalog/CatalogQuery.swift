@@ -53,7 +53,7 @@ public struct CatalogQuery: Codable, Equatable, Hashable, Sendable {
 
     /// Checks every field against Apple's documented values; the message says what to change.
     public func validate() throws(ControlError) {
-        let words = [term, artist, album, song].compactMap { $0?.trimmingCharacters(in: .whitespaces) }
+        let words = [term, artist, album, song].compactMap { $0?.trimmingWhitespace() }
         guard words.contains(where: { !$0.isEmpty }) else {
             throw ControlError(.badArgument, "give a search term, --artist, --album or --song")
         }
@@ -80,7 +80,7 @@ public struct CatalogQuery: Codable, Equatable, Hashable, Sendable {
     /// songs are then looked up (`lookup?id=COLLECTION&entity=song`).
     public var plan: SearchPlan {
         let given = { (s: String?) -> String? in
-            guard let s = s?.trimmingCharacters(in: .whitespaces), !s.isEmpty else { return nil }
+            guard let s = s?.trimmingWhitespace(), !s.isEmpty else { return nil }
             return s
         }
         let (free, a, b, c) = (given(term), given(artist), given(album), given(song))

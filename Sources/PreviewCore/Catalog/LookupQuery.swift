@@ -23,7 +23,7 @@ public struct LookupQuery: Codable, Equatable, Hashable, Sendable {
 
     /// Parses previewctl's `ID[,ID...]`.
     public static func ids(_ text: String) -> [Int]? {
-        let ids = text.split(separator: ",").map { Int($0.trimmingCharacters(in: .whitespaces)) }
+        let ids = text.split(separator: ",").map { Int($0.trimmingWhitespace()) }
         guard !ids.isEmpty, ids.allSatisfy({ ($0 ?? 0) > 0 }) else { return nil }
         return ids.compactMap { $0 }
     }

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// The commands of the control protocol, parsed and checked. `docs/PROTOCOL.md` shows each on the wire.
 public enum ControlCommand: Equatable, Sendable {
@@ -264,7 +268,7 @@ public enum SeekTarget: Equatable, Sendable {
 
     /// Parses previewctl's forms: `SECONDS`, `M:SS`, `+N`, `-N` (N in seconds, fractions allowed).
     public init?(_ text: String) {
-        let trimmed = text.trimmingCharacters(in: .whitespaces)
+        let trimmed = text.trimmingWhitespace()
         guard let sign = trimmed.first else { return nil }
         let relative = sign == "+" || sign == "-"
         let body = relative ? String(trimmed.dropFirst()) : trimmed

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// The control protocol's wire form: one JSON object per line, keys sorted, slashes unescaped.
 public enum JSONLine {

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// Any JSON value: the `args` of a request and the `result` of a response.
 public enum JSONValue: Codable, Equatable, Sendable {

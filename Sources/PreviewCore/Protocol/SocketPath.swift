@@ -1,4 +1,11 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// Where the control socket lives by default.
 public enum SocketPath {
@@ -6,7 +13,7 @@ public enum SocketPath {
     public static func defaultPath(environment: [String: String] = ProcessInfo.processInfo.environment,
                                    uid: UInt32 = getuid()) -> String {
         if let dir = environment["XDG_RUNTIME_DIR"], !dir.isEmpty {
-            return (dir as NSString).appendingPathComponent("previewd.sock")
+            return dir.hasSuffix("/") ? dir + "previewd.sock" : dir + "/previewd.sock"
         }
         return fallbackDirectory(uid: uid) + "/previewd.sock"
     }

@@ -1,6 +1,11 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
+#endif
 #endif
 import PreviewCore
 
@@ -14,31 +19,27 @@ public final class ITunesClient: Sendable {
     /// Answers larger than this are refused.
     public let maxResponseBytes = 10 << 20
     /// Seconds a call may take.
-    public let timeout: TimeInterval
-    private let session: URLSession
+    public let timeout: Double
+    private let http: HTTPClient
     private let governor: RateGovernor
     private let cache: ResponseCache
     private let counter = CallCounter()
 
     /// A client of the API at `base` for storefront `country`, at most `callsPerMinute` calls,
     /// answers kept `cacheSeconds`.
-    public init(base: URL, country: String = "US", timeout: TimeInterval = 10, callsPerMinute: Int = 20,
-                cacheSeconds: Double = 300) {
+    public init(base: URL, country: String = "US", timeout: Double = 10, callsPerMinute: Int = 20,
+                cacheSeconds: Double = 300, http: HTTPClient = HTTPClient()) {
         self.base = base
         self.country = country
         self.timeout = timeout
+        self.http = http
         governor = RateGovernor(perMinute: callsPerMinute)
         cache = ResponseCache(ttl: cacheSeconds)
-        let configuration = URLSessionConfiguration.ephemeral
-        configuration.timeoutIntervalForRequest = timeout
-        configuration.timeoutIntervalForResource = timeout
-        configuration.urlCache = nil
-        session = URLSession(configuration: configuration)
     }
 
-    /// Cancels calls in flight and releases the session; for shutdown.
+    /// Cancels calls in flight and ends the HTTP client's thread; for shutdown.
     public func shutdown() {
-        session.invalidateAndCancel()
+        http.shutdown()
     }
 
     /// Calls made to the API so far (cache hits excluded).
@@ -105,26 +106,26 @@ public final class ITunesClient: Sendable {
             if let again = governor.take() { throw .rateLimited(byAPI: false, retryAfterSeconds: Int(again.rounded(.up))) }
         }
         counter.increment()
-        let data: Data
-        let response: URLResponse
+        var request = HTTPRequest(url: key)
+        request.totalTimeout = timeout
+        request.stallTimeout = timeout
+        request.acceptCompression = true
+        let response: HTTPResponse
         do {
-            (data, response) = try await session.data(from: url)
-        } catch let error as URLError where error.code == .timedOut {
+            response = try await http.response(to: request, limit: maxResponseBytes)
+        } catch .timedOut {
             throw .timeout(seconds: Int(timeout.rounded()))
         } catch {
-            throw .offline(base: base.absoluteString, error.localizedDescription)
+            throw .offline(base: base.absoluteString, error.message)
         }
-        if let http = response as? HTTPURLResponse {
-            switch http.statusCode {
-            case 200..<300: break
-            case 403, 429:
-                let after = (http.value(forHTTPHeaderField: "Retry-After")).flatMap { Int($0) }
-                throw .rateLimited(byAPI: true, retryAfterSeconds: after)
-            default: throw .httpStatus(http.statusCode)
-            }
-            if http.mimeType?.lowercased() == "text/html" { throw .invalidData("an HTML page instead of JSON") }
+        switch response.head.status {
+        case 200..<300: break
+        case 403, 429: throw .rateLimited(byAPI: true, retryAfterSeconds: response.head.retryAfterSeconds)
+        default: throw .httpStatus(response.head.status)
         }
-        guard data.count <= maxResponseBytes else { throw .invalidData("answer larger than \(maxResponseBytes >> 20) MiB") }
+        if response.head.mediaType == "text/html" { throw .invalidData("an HTML page instead of JSON") }
+        guard !response.exceededLimit else { throw .invalidData("answer larger than \(maxResponseBytes >> 20) MiB") }
+        let data = Data(response.body)
         let value: T
         do {
             value = try JSONDecoder().decode(T.self, from: data)
@@ -161,7 +162,7 @@ public struct CatalogPage: Sendable {
 
 /// Counts calls across tasks.
 private final class CallCounter: @unchecked Sendable {   // `count` guarded by `lock`
-    private let lock = NSLock()
+    private let lock = Lock()
     private var count = 0
     func increment() { lock.lock(); count += 1; lock.unlock() }
     var value: Int { lock.lock(); defer { lock.unlock() }; return count }

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// A token bucket that keeps previewd under Apple's limit (about 20 calls a minute): `capacity`
 /// calls at once, refilled at `perMinute`. Thread-safe.
@@ -7,7 +11,7 @@ public final class RateGovernor: @unchecked Sendable {   // state guarded by `lo
     public let perMinute: Int
     private let capacity: Double
     private let now: @Sendable () -> Double
-    private let lock = NSLock()
+    private let lock = Lock()
     private var tokens: Double
     private var updated: Double
 

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// Answers of the API kept in memory by their full URL for `ttl` seconds, so repeating a search
 /// costs no call. At most `capacity` entries; the oldest go first. Thread-safe.
@@ -8,7 +12,7 @@ public final class ResponseCache: @unchecked Sendable {   // entries guarded by 
     /// Entries kept at most.
     public let capacity: Int
     private let now: @Sendable () -> Double
-    private let lock = NSLock()
+    private let lock = Lock()
     private var entries: [String: (data: Data, stored: Double)] = [:]
 
     /// A cache of `capacity` answers fresh for `ttl` seconds (0 disables it).

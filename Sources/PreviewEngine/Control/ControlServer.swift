@@ -1,4 +1,9 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+import Dispatch
 import Glibc
 import PreviewCore
 
@@ -13,7 +18,7 @@ public final class ControlServer {
     private let handler: @Sendable (ControlRequest) async -> ControlResponse
     private let events: EventHub?
     private let log: Log
-    private let lock = NSLock()
+    private let lock = Lock()
     private var listener: Int32 = -1                 // protected by lock
     private var clients: Set<Int32> = []             // protected by lock
     private var stopped = false                      // protected by lock
@@ -29,7 +34,7 @@ public final class ControlServer {
 
     /// Binds and starts accepting. Refuses when another previewd answers on the path; replaces a stale socket.
     public func start() throws(ControlServerError) {
-        let directory = (path as NSString).deletingLastPathComponent
+        let directory = path.lastIndex(of: "/").map { String(path[..<$0]) } ?? ""
         if !directory.isEmpty, !FileManager.default.fileExists(atPath: directory) {
             guard mkdir(directory, 0o700) == 0 || errno == EEXIST else {
                 throw .system(call: "mkdir", errno: errno, path: directory)
@@ -58,9 +63,7 @@ public final class ControlServer {
         lock.lock()
         listener = fd
         lock.unlock()
-        let thread = Thread { [self] in acceptLoop(fd) }
-        thread.name = "previewd.control"
-        thread.start()
+        startThread { [self] in acceptLoop(fd) }
     }
 
     /// The socket's folder must be ours (or root's), and not writable by others unless sticky (/tmp):
@@ -128,9 +131,7 @@ public final class ControlServer {
             }
             // A client that stops reading cannot hold a session thread forever.
             UnixSocket.setTimeouts(client, seconds: 5)
-            let session = Thread { [self] in serve(client) }
-            session.name = "previewd.control.client"
-            session.start()
+            startThread { [self] in serve(client) }
         }
     }
 

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import PreviewCore
 
 /// Fans player events out to subscribed control connections. `publish` never blocks: each
@@ -7,7 +11,7 @@ import PreviewCore
 public final class EventHub: @unchecked Sendable {   // `subscriptions` guarded by `lock`
     /// Lines a subscriber may fall behind before it is dropped.
     public let maxPending: Int
-    private let lock = NSLock()
+    private let lock = Lock()
     private var subscriptions: [ObjectIdentifier: Subscription] = [:]
 
     /// A hub whose subscribers may fall `maxPending` events behind.
@@ -53,7 +57,7 @@ public final class EventHub: @unchecked Sendable {   // `subscriptions` guarded 
     public final class Subscription: @unchecked Sendable {   // `pending`, `overflowed` guarded by `condition`
         private weak var hub: EventHub?
         private let limit: Int
-        private let condition = NSCondition()
+        private let condition = Condition()
         private var pending: [[UInt8]] = []
         private var overflowed = false
         private var cancelled = false
@@ -74,7 +78,7 @@ public final class EventHub: @unchecked Sendable {   // `subscriptions` guarded 
         /// overflowed or was cancelled (the connection must end).
         public func take(timeout: Double) -> [[UInt8]]? {
             condition.lock(); defer { condition.unlock() }
-            if pending.isEmpty, !overflowed, !cancelled { _ = condition.wait(until: Date(timeIntervalSinceNow: timeout)) }
+            if pending.isEmpty, !overflowed, !cancelled { _ = condition.wait(seconds: timeout) }
             guard !overflowed, !cancelled else { return nil }
             defer { pending.removeAll(keepingCapacity: true) }
             return pending

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import PreviewCore
 
 /// Decodes one preview on its own thread: AVIO over the preview's bytes → demux → AAC decode →
@@ -32,9 +36,7 @@ public final class PreviewDecoder: @unchecked Sendable {
 
     /// Starts the decoder thread.
     public func start() {
-        let thread = Thread { [self] in run() }
-        thread.name = "previewd.decode"
-        thread.start()
+        startThread { [self] in run() }
     }
 
     /// Stops the decoder at its next read, wait or packet; a blocked read returns at once. The

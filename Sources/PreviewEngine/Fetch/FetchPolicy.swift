@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// Every fetch and buffering threshold in one place (after librespot's AudioFetchParams).
 public struct FetchPolicy: Sendable {

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// The bytes of one preview, held in memory as they arrive, for one decoder to read.
 ///
@@ -20,7 +24,7 @@ public final class PreviewBytes: @unchecked Sendable {
     /// The most bytes this buffer will ever hold.
     public let limit: Int
 
-    private let condition = NSCondition()
+    private let condition = Condition()
     private var storage: UnsafeMutableRawBufferPointer   // protected by condition
     private var count = 0                                // protected by condition
     private var expectedLength: Int?                     // protected by condition
@@ -50,18 +54,22 @@ public final class PreviewBytes: @unchecked Sendable {
     /// Appends bytes from the network. Returns false (and fails the buffer) past `limit`, or when the
     /// buffer was already failed or cancelled: the download should stop.
     @discardableResult
-    public func append(_ data: Data) -> Bool {
+    public func append(_ piece: UnsafeRawBufferPointer) -> Bool {
         condition.lock(); defer { condition.unlock() }
         guard failure == nil, !complete else { return false }
-        guard count + data.count <= limit else { failLocked(.tooLarge(limit: limit)); return false }
-        reserveLocked(count + data.count)
-        data.withUnsafeBytes { src in
-            guard let base = src.baseAddress else { return }
-            (storage.baseAddress! + count).copyMemory(from: base, byteCount: src.count)
-        }
-        count += data.count
+        guard count + piece.count <= limit else { failLocked(.tooLarge(limit: limit)); return false }
+        guard let source = piece.baseAddress, !piece.isEmpty else { return true }
+        reserveLocked(count + piece.count)
+        (storage.baseAddress! + count).copyMemory(from: source, byteCount: piece.count)
+        count += piece.count
         condition.broadcast()
         return true
+    }
+
+    /// Appends `data` (a body read from the disk cache, or a test's); see `append(_:)` above.
+    @discardableResult
+    public func append(_ data: Data) -> Bool {
+        data.withUnsafeBytes { append($0) }
     }
 
     /// Marks the body complete; fails it as truncated when fewer bytes came than announced.
@@ -130,7 +138,7 @@ public final class PreviewBytes: @unchecked Sendable {
             }
             if complete { return .end }
             // Woken by append/finish/fail; the timeout only bounds a lost wake-up.
-            _ = condition.wait(until: Date(timeIntervalSinceNow: 0.5))
+            condition.wait(seconds: 0.5)
         }
     }
 

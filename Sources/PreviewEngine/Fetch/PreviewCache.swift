@@ -1,4 +1,10 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+import Dispatch
+import Glibc
 
 /// An optional disk cache of whole previews. Preview URLs are immutable, so a preview played before
 /// costs no download. Files are named by a hash of the URL, written atomically, and the least
@@ -22,7 +28,7 @@ public final class PreviewCache: Sendable {
     public func load(_ url: String) -> Data? {
         let file = path(for: url)
         guard let data = FileManager.default.contents(atPath: file.path) else { return nil }
-        try? FileManager.default.setAttributes([.modificationDate: Date()], ofItemAtPath: file.path)
+        utimensat(AT_FDCWD, file.path, nil, 0)   // modified now: the least recently used go first
         return data
     }
 
@@ -34,8 +40,7 @@ public final class PreviewCache: Sendable {
             let temporary = directory.appendingPathComponent(".\(file.lastPathComponent).\(getpid()).tmp")
             guard FileManager.default.createFile(atPath: temporary.path, contents: body,
                                                  attributes: [.posixPermissions: 0o600]) else { return }
-            _ = try? FileManager.default.replaceItemAt(file, withItemAt: temporary)
-            if FileManager.default.fileExists(atPath: temporary.path) { rename(temporary.path, file.path) }
+            if rename(temporary.path, file.path) != 0 { unlink(temporary.path) }   // atomic: readers see all or nothing
             trim()
         }
     }
@@ -44,16 +49,18 @@ public final class PreviewCache: Sendable {
     public func flush() { queue.sync {} }
 
     private func trim() {
-        let keys: [URLResourceKey] = [.fileSizeKey, .contentModificationDateKey]
-        guard let files = try? FileManager.default.contentsOfDirectory(at: directory, includingPropertiesForKeys: keys) else { return }
-        var entries = files.filter { $0.pathExtension == "m4a" }.compactMap { file -> (URL, Int, Date)? in
-            guard let values = try? file.resourceValues(forKeys: Set(keys)) else { return nil }
-            return (file, values.fileSize ?? 0, values.contentModificationDate ?? .distantPast)
+        let manager = FileManager.default
+        guard let names = try? manager.contentsOfDirectory(atPath: directory.path) else { return }
+        var entries = names.filter { $0.hasSuffix(".m4a") }.compactMap { name -> (String, Int, Int)? in
+            let file = directory.appendingPathComponent(name).path
+            var info = stat()
+            guard stat(file, &info) == 0 else { return nil }
+            return (file, Int(info.st_size), info.st_mtim.tv_sec * 1_000_000_000 + info.st_mtim.tv_nsec)
         }
         var total = entries.reduce(0) { $0 + $1.1 }
         entries.sort { $0.2 < $1.2 }   // oldest first
         for (file, size, _) in entries where total > maxBytes {
-            try? FileManager.default.removeItem(at: file)
+            unlink(file)
             total -= size
         }
     }
@@ -62,6 +69,7 @@ public final class PreviewCache: Sendable {
     func path(for url: String) -> URL {
         var hash: UInt64 = 0xcbf2_9ce4_8422_2325
         for byte in url.utf8 { hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01b3 }
-        return directory.appendingPathComponent(String(format: "%016llx.m4a", hash))
+        let hex = String(hash, radix: 16)
+        return directory.appendingPathComponent(String(repeating: "0", count: 16 - hex.count) + hex + ".m4a")
     }
 }

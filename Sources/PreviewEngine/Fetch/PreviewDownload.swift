@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// One preview's download and the bytes it fills; shared by every decoder of that preview (a seek
 /// starts a new decoder on the same bytes), cancelled when the track is no longer wanted. With a

@@ -1,5 +1,10 @@
 import CPulse
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+import Dispatch
 
 /// Connecting, losing and regaining the PulseAudio server.
 extension PulseSink {
@@ -118,7 +123,7 @@ extension PulseSink {
     func startReconnectingLocked() {
         guard !reconnecting, !closed else { return }
         reconnecting = true
-        let thread = Thread { [self] in
+        startThread { [self] in
             var attempt = 0
             while true {
                 let delays = configuration.reconnectBackoff
@@ -139,8 +144,6 @@ extension PulseSink {
                 }
             }
         }
-        thread.name = "previewd.pulse.reconnect"
-        thread.start()
     }
 
     func contextStateChanged() {

@@ -1,5 +1,10 @@
 import CPulse
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+import Dispatch
 import PreviewCore
 
 /// Plays PCM through PulseAudio: one threaded mainloop and one long-lived asynchronous playback

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import PreviewCore
 
 /// Feeding inputs to the transport and carrying out the actions it returns.

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import PreviewCore
 
 /// The one owner of the engine's mutable state: the queue, the transport, the slots. Commands from

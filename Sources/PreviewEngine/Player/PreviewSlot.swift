@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import PreviewCore
 
 /// One decoding of a track: a decoder reading the track's shared download from `startMs`, and the
@@ -22,7 +26,7 @@ public final class PreviewSlot: @unchecked Sendable {  // `_phase` is guarded by
     /// The decoded audio, for the output to play.
     public let pcm: PCMBuffer
     private let decoder: PreviewDecoder
-    private let phaseLock = NSLock()
+    private let phaseLock = Lock()
     private var _phase = Phase.decoding   // protected by phaseLock
 
     /// Starts decoding `download` from `startMs`; events come to `onEvent` from the decoder thread.

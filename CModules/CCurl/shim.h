@@ -1,0 +1,52 @@
+// The libcurl API previewd's HTTP client uses. curl_easy_setopt and curl_easy_getinfo are variadic,
+// which Swift cannot call: one typed shim per argument type.
+#ifndef CCURL_SHIM_H
+#define CCURL_SHIM_H
+
+#include <curl/curl.h>
+
+/// The body and header callbacks' shape (CURLOPT_WRITEFUNCTION, CURLOPT_HEADERFUNCTION).
+typedef size_t (*ccurl_data_callback)(char *data, size_t size, size_t count, void *context);
+
+/// curl_easy_setopt with a long (flags, counts, milliseconds).
+static inline CURLcode ccurl_set_long(CURL *easy, CURLoption option, long value) {
+    return curl_easy_setopt(easy, option, value);
+}
+/// curl_easy_setopt with a string (libcurl copies it).
+static inline CURLcode ccurl_set_string(CURL *easy, CURLoption option, const char *value) {
+    return curl_easy_setopt(easy, option, value);
+}
+/// curl_easy_setopt with a pointer (user data, error buffer, header list).
+static inline CURLcode ccurl_set_pointer(CURL *easy, CURLoption option, void *value) {
+    return curl_easy_setopt(easy, option, value);
+}
+/// curl_easy_setopt with a body or header callback.
+static inline CURLcode ccurl_set_callback(CURL *easy, CURLoption option, ccurl_data_callback value) {
+    return curl_easy_setopt(easy, option, value);
+}
+/// curl_multi_setopt with a long.
+static inline CURLMcode ccurl_multi_set_long(CURLM *multi, CURLMoption option, long value) {
+    return curl_multi_setopt(multi, option, value);
+}
+/// curl_easy_getinfo of a long (response code).
+static inline long ccurl_info_long(CURL *easy, CURLINFO info) {
+    long value = 0;
+    return curl_easy_getinfo(easy, info, &value) == CURLE_OK ? value : 0;
+}
+/// curl_easy_getinfo of a size (content length); -1 when unknown.
+static inline curl_off_t ccurl_info_offset(CURL *easy, CURLINFO info) {
+    curl_off_t value = -1;
+    return curl_easy_getinfo(easy, info, &value) == CURLE_OK ? value : -1;
+}
+/// curl_easy_getinfo of a string owned by the handle (content type, redirect URL); NULL when absent.
+static inline const char *ccurl_info_string(CURL *easy, CURLINFO info) {
+    char *value = NULL;
+    return curl_easy_getinfo(easy, info, &value) == CURLE_OK ? value : NULL;
+}
+/// curl_easy_getinfo of the user pointer set with CURLOPT_PRIVATE.
+static inline void *ccurl_info_private(CURL *easy) {
+    void *value = NULL;
+    return curl_easy_getinfo(easy, CURLINFO_PRIVATE, &value) == CURLE_OK ? value : NULL;
+}
+
+#endif

@@ -1,0 +1,9 @@
+extension StringProtocol {
+    /// Without leading and trailing spaces, tabs and line ends (what `trimmingCharacters(in:)` does
+    /// for whitespace, without needing Foundation).
+    public func trimmingWhitespace() -> String {
+        let isSpace: (Character) -> Bool = { $0 == " " || $0 == "\t" || $0.isNewline }
+        guard let first = firstIndex(where: { !isSpace($0) }), let last = lastIndex(where: { !isSpace($0) }) else { return "" }
+        return String(self[first...last])
+    }
+}

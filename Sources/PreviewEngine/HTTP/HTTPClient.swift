@@ -1,0 +1,217 @@
+import CCurl
+import Glibc
+
+/// What one exchange reports, on the client's thread, in order: the head, the body in pieces, the end.
+public protocol HTTPResponseHandler: AnyObject, Sendable {
+    /// The final response's head (after redirects); false stops the exchange.
+    func receive(head: HTTPHead) -> Bool
+    /// The next piece of the body; false stops the exchange.
+    func receive(body: UnsafeRawBufferPointer) -> Bool
+    /// The end, exactly once: nil when the body is complete.
+    func finish(_ failure: HTTPFailure?)
+}
+
+/// previewd's HTTP/1.1 (and HTTPS) client: libcurl's multi interface driven by one thread, the way
+/// MPD's curl input does it. Connections are kept alive and reused between requests to one host;
+/// a cancel reaches the thread at once (curl_multi_wakeup), whatever the transfer is waiting for.
+///
+/// libcurl instead of URLSession: URLSession needs Foundation and FoundationNetworking, about
+/// 15 MiB of resident memory in a daemon that otherwise lives on FoundationEssentials
+/// (docs/PERFORMANCE.md); URLSession on Linux is built on this same libcurl.
+public final class HTTPClient: Sendable {
+    private let loop: CurlLoop
+
+    /// A client with its own thread; the thread ends with `shutdown` or when the client is released.
+    public init() {
+        loop = CurlLoop()
+        startThread { [loop] in loop.run() }
+    }
+
+    deinit { loop.stop() }
+
+    /// Starts `request`; `handler` hears of it on the client's thread. The handle cancels it.
+    @discardableResult
+    public func start(_ request: HTTPRequest, handler: any HTTPResponseHandler) -> HTTPExchangeHandle {
+        let exchange = HTTPExchange(request: request, handler: handler)
+        loop.post(.start(exchange))
+        return HTTPExchangeHandle(exchange: exchange, loop: loop)
+    }
+
+    /// Cancels every exchange (each handler hears `.cancelled`) and ends the thread.
+    public func shutdown() { loop.stop() }
+}
+
+/// Cancels one exchange.
+public struct HTTPExchangeHandle: Sendable {
+    fileprivate let exchange: HTTPExchange
+    fileprivate let loop: CurlLoop
+
+    /// Stops the exchange; its handler hears `.cancelled` unless it had already ended.
+    public func cancel() {
+        exchange.markCancelled()
+        loop.post(.cancel(exchange))
+    }
+}
+
+/// The multi handle and the exchanges on it; everything but `post` and `stop` runs on the loop's thread.
+final class CurlLoop: @unchecked Sendable {   // `mailbox` and `stopping` guarded by `lock`
+    enum Message { case start(HTTPExchange), cancel(HTTPExchange) }
+
+    private static let globalInit: Void = { curl_global_init(Int(CURL_GLOBAL_DEFAULT)) }()
+    private let multi: UnsafeMutableRawPointer
+    private let lock = Lock()
+    private var mailbox: [Message] = []
+    private var stopping = false
+    private var finished = false   // the thread has left `run`; the multi handle is gone
+    private var active: [UnsafeMutableRawPointer: HTTPExchange] = [:]   // loop thread only; by easy handle
+
+    init() {
+        _ = Self.globalInit
+        multi = curl_multi_init()
+        ccurl_multi_set_long(multi, CURLMOPT_MAX_HOST_CONNECTIONS, 4)
+    }
+
+    func post(_ message: Message) {
+        // The wake-up is sent holding the lock, so the multi handle cannot be freed under it.
+        let ended = lock.withLock { () -> Bool in
+            if !finished {
+                mailbox.append(message)
+                curl_multi_wakeup(multi)
+            }
+            return finished
+        }
+        if ended, case .start(let exchange) = message { exchange.handler.finish(.cancelled) }   // nothing will run it
+    }
+
+    func stop() {
+        lock.withLock {
+            stopping = true
+            if !finished { curl_multi_wakeup(multi) }
+        }
+    }
+
+    func run() {
+        while true {
+            let (messages, stop) = lock.withLock { () -> ([Message], Bool) in
+                defer { mailbox.removeAll() }
+                return (mailbox, stopping)
+            }
+            for message in messages {
+                switch message {
+                case .start(let exchange) where stop || exchange.isCancelled: exchange.handler.finish(.cancelled)
+                case .start(let exchange): add(exchange)
+                case .cancel(let exchange):
+                    if let easy = exchange.easy, active[easy] != nil { end(exchange, .cancelled) }
+                }
+            }
+            if stop { break }
+            var running: Int32 = 0
+            curl_multi_perform(multi, &running)
+            collectFinished()
+            curl_multi_poll(multi, nil, 0, 1000, nil)   // woken early by curl_multi_wakeup
+        }
+        for exchange in Array(active.values) { end(exchange, .cancelled) }
+        let late = lock.withLock { () -> [Message] in
+            finished = true
+            defer { mailbox.removeAll() }
+            return mailbox
+        }
+        for case .start(let exchange) in late { exchange.handler.finish(.cancelled) }
+        curl_multi_cleanup(multi)
+    }
+
+    /// Configures a new easy handle for `exchange` and puts it on the multi handle.
+    private func add(_ exchange: HTTPExchange) {
+        guard let easy = curl_easy_init() else { exchange.handler.finish(.transport("libcurl could not make a handle")); return }
+        exchange.easy = easy
+        let request = exchange.request
+        let me = Unmanaged.passUnretained(exchange).toOpaque()
+        ccurl_set_long(easy, CURLOPT_NOSIGNAL, 1)
+        ccurl_set_string(easy, CURLOPT_PROTOCOLS_STR, "http,https")
+        ccurl_set_string(easy, CURLOPT_USERAGENT, "previewd")
+        ccurl_set_long(easy, CURLOPT_FOLLOWLOCATION, 0)   // redirects are followed here, each one checked
+        let stall = max(request.stallTimeout, 0.001)
+        ccurl_set_long(easy, CURLOPT_CONNECTTIMEOUT_MS, Int(stall * 1000))
+        ccurl_set_long(easy, CURLOPT_LOW_SPEED_LIMIT, 1)                     // no byte for…
+        ccurl_set_long(easy, CURLOPT_LOW_SPEED_TIME, max(1, Int(stall.rounded(.up))))   // …this long fails
+        if let total = request.totalTimeout { ccurl_set_long(easy, CURLOPT_TIMEOUT_MS, max(1, Int(total * 1000))) }
+        if request.acceptCompression { ccurl_set_string(easy, CURLOPT_ACCEPT_ENCODING, "") }
+        if request.rangeStart > 0 { ccurl_set_string(easy, CURLOPT_RANGE, "\(request.rangeStart)-") }
+        ccurl_set_pointer(easy, CURLOPT_ERRORBUFFER, exchange.errorText)
+        ccurl_set_callback(easy, CURLOPT_HEADERFUNCTION, curlHeaderLine)
+        ccurl_set_pointer(easy, CURLOPT_HEADERDATA, me)
+        ccurl_set_callback(easy, CURLOPT_WRITEFUNCTION, curlBodyPiece)
+        ccurl_set_pointer(easy, CURLOPT_WRITEDATA, me)
+        active[easy] = exchange
+        send(exchange, to: request.url)
+    }
+
+    /// (Re)starts `exchange`'s easy handle on `url`: the first request and every redirect.
+    private func send(_ exchange: HTTPExchange, to url: String) {
+        guard let easy = exchange.easy else { return }
+        exchange.resetForResponse()
+        ccurl_set_string(easy, CURLOPT_URL, url)
+        if curl_multi_add_handle(multi, easy) != CURLM_OK {
+            end(exchange, .transport("libcurl refused the request for \(url.prefix(200))"), attached: false)
+        }
+    }
+
+    /// Hands finished transfers to their exchanges: a redirect is followed, the rest end.
+    private func collectFinished() {
+        var left: Int32 = 0
+        while let message = curl_multi_info_read(multi, &left) {
+            guard message.pointee.msg == CURLMSG_DONE, let easy = message.pointee.easy_handle,
+                  let exchange = active[easy] else { continue }
+            let code = message.pointee.data.result
+            if exchange.isCancelled || exchange.stoppedByHandler {
+                end(exchange, .cancelled)
+            } else if code == CURLE_OK, exchange.isRedirect {
+                followRedirect(exchange)
+            } else if code == CURLE_OK {
+                if !exchange.headDelivered, !exchange.deliverHead() { end(exchange, .cancelled); continue }
+                end(exchange, nil)
+            } else {
+                let why = exchange.errorDescription(code)
+                end(exchange, code == CURLE_OPERATION_TIMEDOUT ? .timedOut(why) : .transport(why))
+            }
+        }
+    }
+
+    private func followRedirect(_ exchange: HTTPExchange) {
+        guard let easy = exchange.easy else { return }
+        let target = ccurl_info_string(easy, CURLINFO_REDIRECT_URL).map { String(cString: $0) }
+        exchange.redirects += 1
+        guard let target, exchange.redirects <= exchange.request.maxRedirects, exchange.request.allowRedirect(target) else {
+            let why = exchange.redirects > exchange.request.maxRedirects
+                ? "more than \(exchange.request.maxRedirects) redirects"
+                : "a redirect to \(target.map { String($0.prefix(200)) } ?? "nowhere") that previewd does not follow"
+            end(exchange, .redirectRefused(why))
+            return
+        }
+        curl_multi_remove_handle(multi, easy)
+        send(exchange, to: target)
+    }
+
+    /// Takes `exchange` off the multi handle, frees its handle and tells its handler.
+    private func end(_ exchange: HTTPExchange, _ failure: HTTPFailure?, attached: Bool = true) {
+        guard let easy = exchange.easy else { return }
+        if attached { curl_multi_remove_handle(multi, easy) }
+        curl_easy_cleanup(easy)
+        exchange.easy = nil
+        active[easy] = nil
+        exchange.handler.finish(failure)
+    }
+}
+
+// libcurl's callbacks, on the loop's thread. Returning a count other than the one given aborts the transfer.
+
+private func curlHeaderLine(_ data: UnsafeMutablePointer<CChar>?, _ size: Int, _ count: Int, _ context: UnsafeMutableRawPointer?) -> Int {
+    let exchange = Unmanaged<HTTPExchange>.fromOpaque(context!).takeUnretainedValue()
+    let line = UnsafeRawBufferPointer(start: data, count: size * count)
+    return exchange.headerLine(line) ? size * count : 0
+}
+
+private func curlBodyPiece(_ data: UnsafeMutablePointer<CChar>?, _ size: Int, _ count: Int, _ context: UnsafeMutableRawPointer?) -> Int {
+    let exchange = Unmanaged<HTTPExchange>.fromOpaque(context!).takeUnretainedValue()
+    return exchange.bodyPiece(UnsafeRawBufferPointer(start: data, count: size * count)) ? size * count : 0
+}

@@ -1,0 +1,103 @@
+import CCurl
+import PreviewCore
+
+/// One request's state on `CurlLoop`'s thread: its easy handle, the response head being read, and
+/// the redirects so far. Only `isCancelled` is read from other threads.
+final class HTTPExchange: @unchecked Sendable {
+    let request: HTTPRequest
+    let handler: any HTTPResponseHandler
+    var easy: UnsafeMutableRawPointer?                 // loop thread; nil before start and after the end
+    var redirects = 0                        // loop thread
+    /// CURLOPT_ERRORBUFFER: libcurl's own words for a failure.
+    let errorText: UnsafeMutablePointer<CChar>
+    private(set) var headDelivered = false   // loop thread
+    private(set) var isRedirect = false      // loop thread: the response is a 3xx with a Location
+    private(set) var stoppedByHandler = false
+    private var hasLocation = false
+    private var retryAfter: Int?
+    private let cancelLock = Lock()
+    private var cancelled = false            // guarded by cancelLock
+
+    init(request: HTTPRequest, handler: any HTTPResponseHandler) {
+        self.request = request
+        self.handler = handler
+        errorText = .allocate(capacity: Int(CURL_ERROR_SIZE))
+        errorText.initialize(repeating: 0, count: Int(CURL_ERROR_SIZE))
+    }
+
+    deinit { errorText.deallocate() }
+
+    var isCancelled: Bool { cancelLock.withLock { cancelled } }
+
+    func markCancelled() { cancelLock.withLock { cancelled = true } }
+
+    /// Before each request of the exchange (the first and each redirect).
+    func resetForResponse() {
+        headDelivered = false
+        isRedirect = false
+        hasLocation = false
+        retryAfter = nil
+        errorText[0] = 0
+    }
+
+    /// One header line (libcurl passes the status line, each field, and the blank line that ends them).
+    /// False aborts the transfer.
+    func headerLine(_ line: UnsafeRawBufferPointer) -> Bool {
+        if isCancelled { return false }
+        let text = String(decoding: line, as: UTF8.self)
+        if text.hasPrefix("HTTP/") {   // a new response: an interim 1xx, or the next one after a redirect
+            hasLocation = false
+            retryAfter = nil
+            return true
+        }
+        if text == "\r\n" || text == "\n" { return endOfHead() }
+        guard let colon = text.firstIndex(of: ":") else { return true }
+        let name = text[..<colon].lowercased()
+        let value = text[text.index(after: colon)...].trimmingWhitespace()
+        if name == "location" { hasLocation = !value.isEmpty }
+        if name == "retry-after" { retryAfter = Int(value) }
+        return true
+    }
+
+    private func endOfHead() -> Bool {
+        guard let easy else { return false }
+        let status = ccurl_info_long(easy, CURLINFO_RESPONSE_CODE)
+        if status < 200 { return true }   // 100 Continue and friends: the real head follows
+        if (300..<400).contains(status), status != 304, hasLocation {
+            isRedirect = true             // its body is dropped; the loop follows the Location
+            return true
+        }
+        return deliverHead()
+    }
+
+    /// Gives the handler the head of the final response; false when it wants no body.
+    func deliverHead() -> Bool {
+        guard let easy else { return false }
+        headDelivered = true
+        let length = ccurl_info_offset(easy, CURLINFO_CONTENT_LENGTH_DOWNLOAD_T)
+        let type = ccurl_info_string(easy, CURLINFO_CONTENT_TYPE).map { String(cString: $0) }
+        let head = HTTPHead(status: ccurl_info_long(easy, CURLINFO_RESPONSE_CODE),
+                            contentLength: length >= 0 ? Int(length) : nil,
+                            mediaType: type.map { $0.split(separator: ";").first.map(String.init) ?? $0 }?
+                                .trimmingWhitespace().lowercased(),
+                            retryAfterSeconds: retryAfter)
+        if !handler.receive(head: head) { stoppedByHandler = true }
+        return !stoppedByHandler
+    }
+
+    /// A piece of the body. False aborts the transfer.
+    func bodyPiece(_ piece: UnsafeRawBufferPointer) -> Bool {
+        if isCancelled { return false }
+        if isRedirect { return true }
+        if !headDelivered, !deliverHead() { return false }
+        if piece.isEmpty { return true }
+        if !handler.receive(body: piece) { stoppedByHandler = true }
+        return !stoppedByHandler
+    }
+
+    /// libcurl's description of a failed transfer.
+    func errorDescription(_ code: CURLcode) -> String {
+        let detail = String(cString: errorText)
+        return detail.isEmpty ? String(cString: curl_easy_strerror(code)) : detail
+    }
+}

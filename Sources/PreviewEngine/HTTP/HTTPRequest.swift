@@ -1,0 +1,54 @@
+/// One GET for `HTTPClient`: where, from which byte, how long to wait, where redirects may go.
+public struct HTTPRequest: Sendable {
+    /// An absolute http(s) URL.
+    public var url: String
+    /// Ask for the body from this byte on (`Range: bytes=N-`); 0 asks for all of it.
+    public var rangeStart = 0
+    /// The whole exchange must end within this many seconds (nil: no limit on the whole).
+    public var totalTimeout: Double?
+    /// Fail when connecting takes this long, or when no byte arrives for this long.
+    public var stallTimeout: Double = 15
+    /// Let libcurl ask for and undo gzip/deflate/brotli (JSON answers; never for audio with a Range).
+    public var acceptCompression = false
+    /// Redirects followed, each checked with `allowRedirect` first.
+    public var maxRedirects = 5
+    /// Whether a redirect may go to this absolute URL; false fails the request.
+    public var allowRedirect: @Sendable (String) -> Bool = { _ in true }
+
+    /// A GET of `url`.
+    public init(url: String) {
+        self.url = url
+    }
+}
+
+/// The head of the final response (after any redirects).
+public struct HTTPHead: Sendable, Equatable {
+    /// The status code.
+    public var status: Int
+    /// Content-Length, when the server sent one.
+    public var contentLength: Int?
+    /// The media type of Content-Type, lowercased, without parameters.
+    public var mediaType: String?
+    /// Retry-After in seconds, when sent as a number.
+    public var retryAfterSeconds: Int?
+}
+
+/// Why an HTTP exchange ended without a complete body.
+public enum HTTPFailure: Error, Equatable, Sendable {
+    /// The exchange was cancelled, or a handler asked to stop.
+    case cancelled
+    /// No connection, no byte or no end within the timeouts.
+    case timedOut(String)
+    /// More than `maxRedirects` redirects, or one to a URL `allowRedirect` refused.
+    case redirectRefused(String)
+    /// Anything else the network or server did wrong (refused, unresolvable, reset, short body).
+    case transport(String)
+
+    /// One line for logs and users.
+    public var message: String {
+        switch self {
+        case .cancelled: return "cancelled"
+        case .timedOut(let why), .redirectRefused(let why), .transport(let why): return why
+        }
+    }
+}
