@@ -147,6 +147,7 @@ struct Previewd: AsyncParsableCommand {
         server.stop()
         audio.fadeOutAndStop()   // no click: the sound fades for 30 ms before the stream stops
         await player.shutdown()
+        server.waitUntilIdle(seconds: 2)   // requests in flight end quickly: the network is closed
         audio.close()
     }
 }

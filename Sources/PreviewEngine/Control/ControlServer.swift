@@ -97,6 +97,13 @@ public final class ControlServer {
         for client in open { shutdown(client, Int32(SHUT_RDWR)) }
     }
 
+    /// After `stop`: waits up to `seconds` for the clients' threads to finish the answers they are
+    /// writing, so no request is still being handled when the process exits.
+    public func waitUntilIdle(seconds: Double) {
+        let deadline = MonotonicClock.nanoseconds() + UInt64(seconds * 1e9)
+        while lock.withLock({ !clients.isEmpty }), MonotonicClock.nanoseconds() < deadline { usleep(10_000) }
+    }
+
     private func acceptLoop(_ fd: Int32) {
         defer { close(fd) }
         while true {

@@ -37,8 +37,12 @@ public final class HTTPClient: Sendable {
         return HTTPExchangeHandle(exchange: exchange, loop: loop)
     }
 
-    /// Cancels every exchange (each handler hears `.cancelled`) and ends the thread.
-    public func shutdown() { loop.stop() }
+    /// Cancels every exchange and ends the thread; returns when every handler has heard `.cancelled`
+    /// (so nothing of the client is still running when the process exits).
+    public func shutdown() {
+        loop.stop()
+        loop.waitUntilEnded()
+    }
 }
 
 /// Cancels one exchange.
@@ -63,6 +67,8 @@ final class CurlLoop: @unchecked Sendable {   // `mailbox` and `stopping` guarde
     private var mailbox: [Message] = []
     private var stopping = false
     private var finished = false   // the thread has left `run`; the multi handle is gone
+    private let ended = Condition()   // guards `hasEnded`, broadcast when `run` returns
+    private var hasEnded = false
     private var active: [UnsafeMutableRawPointer: HTTPExchange] = [:]   // loop thread only; by easy handle
 
     init() {
@@ -80,7 +86,7 @@ final class CurlLoop: @unchecked Sendable {   // `mailbox` and `stopping` guarde
             }
             return finished
         }
-        if ended, case .start(let exchange) = message { exchange.handler.finish(.cancelled) }   // nothing will run it
+        if ended, case .start(let exchange) = message { exchange.finish(.cancelled) }   // nothing will run it
     }
 
     func stop() {
@@ -98,7 +104,7 @@ final class CurlLoop: @unchecked Sendable {   // `mailbox` and `stopping` guarde
             }
             for message in messages {
                 switch message {
-                case .start(let exchange) where stop || exchange.isCancelled: exchange.handler.finish(.cancelled)
+                case .start(let exchange) where stop || exchange.isCancelled: exchange.finish(.cancelled)
                 case .start(let exchange): add(exchange)
                 case .cancel(let exchange):
                     if let easy = exchange.easy, active[easy] != nil { end(exchange, .cancelled) }
@@ -116,13 +122,24 @@ final class CurlLoop: @unchecked Sendable {   // `mailbox` and `stopping` guarde
             defer { mailbox.removeAll() }
             return mailbox
         }
-        for case .start(let exchange) in late { exchange.handler.finish(.cancelled) }
+        for case .start(let exchange) in late { exchange.finish(.cancelled) }
         curl_multi_cleanup(multi)
+        ended.lock()
+        hasEnded = true
+        ended.broadcast()
+        ended.unlock()
+    }
+
+    /// Waits for `run` to return (after `stop`).
+    func waitUntilEnded() {
+        ended.lock()
+        while !hasEnded { ended.wait(seconds: 1) }
+        ended.unlock()
     }
 
     /// Configures a new easy handle for `exchange` and puts it on the multi handle.
     private func add(_ exchange: HTTPExchange) {
-        guard let easy = curl_easy_init() else { exchange.handler.finish(.transport("libcurl could not make a handle")); return }
+        guard let easy = curl_easy_init() else { exchange.finish(.transport("libcurl could not make a handle")); return }
         exchange.easy = easy
         let request = exchange.request
         let me = Unmanaged.passUnretained(exchange).toOpaque()
@@ -199,7 +216,7 @@ final class CurlLoop: @unchecked Sendable {   // `mailbox` and `stopping` guarde
         curl_easy_cleanup(easy)
         exchange.easy = nil
         active[easy] = nil
-        exchange.handler.finish(failure)
+        exchange.finish(failure)
     }
 }
 

@@ -5,7 +5,8 @@ import PreviewCore
 /// the redirects so far. Only `isCancelled` is read from other threads.
 final class HTTPExchange: @unchecked Sendable {
     let request: HTTPRequest
-    let handler: any HTTPResponseHandler
+    /// Released at the end: a handler usually holds the exchange's handle, and so this exchange.
+    private var handler: (any HTTPResponseHandler)?
     var easy: UnsafeMutableRawPointer?                 // loop thread; nil before start and after the end
     var redirects = 0                        // loop thread
     /// CURLOPT_ERRORBUFFER: libcurl's own words for a failure.
@@ -28,6 +29,13 @@ final class HTTPExchange: @unchecked Sendable {
     deinit { errorText.deallocate() }
 
     var isCancelled: Bool { cancelLock.withLock { cancelled } }
+
+    /// Tells the handler how the exchange ended, once, and lets go of it.
+    func finish(_ failure: HTTPFailure?) {
+        let handler = self.handler
+        self.handler = nil
+        handler?.finish(failure)
+    }
 
     func markCancelled() { cancelLock.withLock { cancelled = true } }
 
@@ -81,7 +89,7 @@ final class HTTPExchange: @unchecked Sendable {
                             mediaType: type.map { $0.split(separator: ";").first.map(String.init) ?? $0 }?
                                 .trimmingWhitespace().lowercased(),
                             retryAfterSeconds: retryAfter)
-        if !handler.receive(head: head) { stoppedByHandler = true }
+        if handler?.receive(head: head) != true { stoppedByHandler = true }
         return !stoppedByHandler
     }
 
@@ -91,7 +99,7 @@ final class HTTPExchange: @unchecked Sendable {
         if isRedirect { return true }
         if !headDelivered, !deliverHead() { return false }
         if piece.isEmpty { return true }
-        if !handler.receive(body: piece) { stoppedByHandler = true }
+        if handler?.receive(body: piece) != true { stoppedByHandler = true }
         return !stoppedByHandler
     }
 

@@ -1,0 +1,177 @@
+import Foundation
+import ITunesStandIn
+import PreviewCore
+import PreviewEngine
+import PreviewTestSupport
+import XCTest
+
+/// HTTPClient's own contract, against the stand-in on loopback: heads, bodies, Range, redirects
+/// checked and counted, timeouts, cancel, limits, shutdown.
+final class HTTPClientTests: StandInTestCase {
+    private var previewPath: String { "/previews/tone-440.m4a" }
+    private var previewBytes: [UInt8] {
+        Array(try! Data(contentsOf: Fixtures.directory.appendingPathComponent("previews/tone-440.m4a")))
+    }
+
+    private func request(_ path: String, _ configure: (inout HTTPRequest) -> Void = { _ in }) -> HTTPRequest {
+        var request = HTTPRequest(url: server.baseURL + path)
+        configure(&request)
+        return request
+    }
+
+    func testHeadAndBodyOfAPlainGetAndOfARange() async throws {
+        let client = HTTPClient()
+        let whole = try await client.response(to: request(previewPath), limit: 1 << 20)
+        XCTAssertEqual(whole.head.status, 200)
+        XCTAssertEqual(whole.head.contentLength, previewBytes.count)
+        XCTAssertEqual(whole.body, previewBytes)
+        XCTAssertFalse(whole.exceededLimit)
+
+        let tail = try await client.response(to: request(previewPath) { $0.rangeStart = 1000 }, limit: 1 << 20)
+        XCTAssertEqual(tail.head.status, 206)
+        XCTAssertEqual(tail.body, Array(previewBytes[1000...]))
+        XCTAssertTrue(server.requestLog.contains { $0.contains(previewPath) && $0.contains("range=bytes=1000-") })
+        XCTAssertEqual(server.connectionCount, 1, "the second request reuses the kept-alive connection")
+    }
+
+    func testRetryAfterAndMediaTypeAreRead() async throws {
+        let client = HTTPClient()
+        server.setFault(.retryAfter(status: 429, seconds: 7), forPathPrefix: "/search")
+        let limited = try await client.response(to: request("/search?term=x"), limit: 1 << 20)
+        XCTAssertEqual(limited.head.status, 429)
+        XCTAssertEqual(limited.head.retryAfterSeconds, 7)
+        server.setFault(.body(Array("{}".utf8), contentType: "Application/JSON; charset=utf-8"), forPathPrefix: "/search")
+        let json = try await client.response(to: request("/search?term=x"), limit: 1 << 20)
+        XCTAssertEqual(json.head.mediaType, "application/json")
+        XCTAssertNil(json.head.retryAfterSeconds)
+    }
+
+    func testABodyPastTheLimitStopsTheExchange() async throws {
+        let client = HTTPClient()
+        let response = try await client.response(to: request(previewPath), limit: 1000)
+        XCTAssertTrue(response.exceededLimit)
+        XCTAssertLessThanOrEqual(response.body.count, 1000)
+    }
+
+    func testRedirectsAreFollowedCheckedAndCounted() async throws {
+        let client = HTTPClient()
+        server.setFault(.redirect(to: previewPath), forPathPrefix: "/hop")
+        let followed = try await client.response(to: request("/hop"), limit: 1 << 20)
+        XCTAssertEqual(followed.body, previewBytes, "one redirect is followed")
+
+        do {
+            _ = try await client.response(to: request("/hop") { $0.allowRedirect = { !$0.contains("/previews/") } }, limit: 1 << 20)
+            XCTFail("a refused redirect must fail")
+        } catch {
+            guard case .redirectRefused(let why) = error else { return XCTFail("\(error)") }
+            XCTAssertTrue(why.contains("/previews/tone-440.m4a"), why)
+        }
+
+        server.setFault(.redirect(to: "/loop"), forPathPrefix: "/loop")
+        do {
+            _ = try await client.response(to: request("/loop") { $0.maxRedirects = 3 }, limit: 1 << 20)
+            XCTFail("a redirect loop must fail")
+        } catch {
+            XCTAssertEqual(error, .redirectRefused("more than 3 redirects"))
+        }
+        XCTAssertEqual(server.requestLog.filter { $0.contains("/loop") }.count, 4, "the first request and three redirects")
+    }
+
+    func testNoByteWithinTheStallTimeoutIsATimeout() async throws {
+        let client = HTTPClient()
+        server.setFault(.delay(milliseconds: 4000), forPathPrefix: "/slow")
+        do {
+            _ = try await client.response(to: request("/slow") { $0.stallTimeout = 1 }, limit: 1 << 20)
+            XCTFail("expected a timeout")
+        } catch {
+            guard case .timedOut = error else { return XCTFail("\(error)") }
+        }
+    }
+
+    func testAnUnreachableServerIsATransportFailureWithCurlsWords() async throws {
+        let client = HTTPClient()
+        let port = server.port
+        server.stop()
+        do {
+            _ = try await client.response(to: HTTPRequest(url: "http://127.0.0.1:\(port)/x"), limit: 1 << 20)
+            XCTFail("expected a failure")
+        } catch {
+            guard case .transport(let why) = error else { return XCTFail("\(error)") }
+            XCTAssertTrue(why.lowercased().contains("connect"), why)
+        }
+        try server.start()
+    }
+
+    func testCancelEndsAWaitingExchangeAndTheClientGoesOn() async throws {
+        let client = HTTPClient()
+        server.setFault(.delay(milliseconds: 30_000), forPathPrefix: "/slow")
+        let recorder = Recorder()
+        let handle = client.start(request("/slow"), handler: recorder)
+        usleep(100_000)
+        handle.cancel()
+        XCTAssertEqual(recorder.waitForEnd(seconds: 10), .some(.cancelled), "cancelled while waiting for the head")
+        handle.cancel()   // a second cancel is harmless
+        let after = try await client.response(to: request(previewPath), limit: 1 << 20)
+        XCTAssertEqual(after.body, previewBytes, "the client still works")
+    }
+
+    func testCancellingTheCallingTaskCancelsTheExchange() async throws {
+        let client = HTTPClient()
+        server.setFault(.delay(milliseconds: 30_000), forPathPrefix: "/slow")
+        let call = Task { try await client.response(to: request("/slow"), limit: 1 << 20) }
+        try await Task.sleep(nanoseconds: 100_000_000)
+        call.cancel()
+        let result = await call.result
+        XCTAssertThrowsError(try result.get()) { XCTAssertEqual($0 as? HTTPFailure, .cancelled) }
+    }
+
+    func testShutdownEndsEveryExchangeAndLaterOnesAtOnce() throws {
+        let client = HTTPClient()
+        server.setFault(.throttle(bytesPerSecond: 2000), forPathPrefix: previewPath)
+        let streaming = Recorder()
+        client.start(request(previewPath), handler: streaming)
+        XCTAssertTrue(streaming.waitForBody(seconds: 10), "the body has started")
+        client.shutdown()
+        XCTAssertEqual(streaming.waitForEnd(seconds: 10), .some(.cancelled))
+        let late = Recorder()
+        client.start(request(previewPath), handler: late)
+        XCTAssertEqual(late.waitForEnd(seconds: 10), .some(.cancelled), "nothing runs a request after shutdown")
+    }
+}
+
+/// Records what an exchange reported, for tests that drive `HTTPClient.start` directly.
+private final class Recorder: HTTPResponseHandler, @unchecked Sendable {
+    private let condition = NSCondition()
+    private var bodyBytes = 0
+    private var end: HTTPFailure??
+
+    func receive(head: HTTPHead) -> Bool { true }
+
+    func receive(body: UnsafeRawBufferPointer) -> Bool {
+        condition.lock(); bodyBytes += body.count; condition.broadcast(); condition.unlock()
+        return true
+    }
+
+    func finish(_ failure: HTTPFailure?) {
+        condition.lock()
+        XCTAssertNil(end, "finish is called once")
+        end = .some(failure)
+        condition.broadcast()
+        condition.unlock()
+    }
+
+    /// The end (nil inside: success), or nil when it did not come within `seconds` (a hang guard).
+    func waitForEnd(seconds: Double) -> HTTPFailure?? {
+        condition.lock(); defer { condition.unlock() }
+        let deadline = Date(timeIntervalSinceNow: seconds)
+        while end == nil, condition.wait(until: deadline) {}
+        return end
+    }
+
+    func waitForBody(seconds: Double) -> Bool {
+        condition.lock(); defer { condition.unlock() }
+        let deadline = Date(timeIntervalSinceNow: seconds)
+        while bodyBytes == 0, condition.wait(until: deadline) {}
+        return bodyBytes > 0
+    }
+}
