@@ -1,22 +1,38 @@
 // swift-tools-version:6.0
 import PackageDescription
 
-// FFmpeg: the project's minimal static build when scripts/build-ffmpeg made one (the scripts export
-// its prefix), else Debian's shared libraries through pkg-config. Debian's libavcodec loads every
-// codec library it supports, about 20 MiB of resident memory previewd never uses.
-let minimalFFmpeg = Context.environment["PREVIEWD_FFMPEG_PREFIX"].flatMap { $0.isEmpty ? nil : $0 }
+// FFmpeg and libcurl: the project's minimal static builds when scripts/build-deps made them (the
+// scripts export their prefixes), else Debian's shared libraries through pkg-config. Debian's
+// libavcodec and libcurl load every library they support, about 25 MiB of resident memory previewd
+// never uses (docs/PERFORMANCE.md).
+func prefix(_ variable: String) -> String? {
+    Context.environment[variable].flatMap { $0.isEmpty ? nil : $0 }
+}
+let minimalFFmpeg = prefix("PREVIEWD_FFMPEG_PREFIX")
+let minimalCurl = prefix("PREVIEWD_CURL_PREFIX")
+
 let ffmpegModule: Target = if minimalFFmpeg != nil {
     .systemLibrary(name: "CFFmpeg", path: "CModules/CFFmpegStatic")
 } else {
     .systemLibrary(name: "CFFmpeg", path: "CModules/CFFmpeg", pkgConfig: "libavformat",
                    providers: [.apt(["libavformat-dev", "libavcodec-dev", "libswresample-dev", "libavutil-dev"])])
 }
-/// The static archives in link order, and the headers of the same build.
-let ffmpegSwiftSettings: [SwiftSetting] = minimalFFmpeg.map { [.unsafeFlags(["-Xcc", "-I\($0)/include"])] } ?? []
-let ffmpegLinkerSettings: [LinkerSetting] = minimalFFmpeg.map { prefix in
-    [.unsafeFlags(["avformat", "avcodec", "swresample", "avutil"].flatMap { ["-Xlinker", "\(prefix)/lib/lib\($0).a"] }
-                  + ["-Xlinker", "-latomic"])]
-} ?? []
+let curlModule: Target = if minimalCurl != nil {
+    .systemLibrary(name: "CCurl", path: "CModules/CCurlStatic")
+} else {
+    .systemLibrary(name: "CCurl", path: "CModules/CCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"])])
+}
+
+/// The headers of the static builds, and their archives in link order (then what they need:
+/// Debian's static OpenSSL for libcurl, so no shared libssl/libcrypto is loaded either).
+let staticPrefixes = [minimalFFmpeg, minimalCurl].compactMap { $0 }
+let staticSwiftSettings: [SwiftSetting] = staticPrefixes.isEmpty ? [] :
+    [.unsafeFlags(staticPrefixes.flatMap { ["-Xcc", "-I\($0)/include"] })]
+let staticArchives: [String] =
+    (minimalFFmpeg.map { p in ["avformat", "avcodec", "swresample", "avutil"].map { "\(p)/lib/lib\($0).a" } + ["-latomic"] } ?? [])
+    + (minimalCurl.map { ["\($0)/lib/libcurl.a", "-l:libssl.a", "-l:libcrypto.a", "-lz"] } ?? [])
+let staticLinkerSettings: [LinkerSetting] = staticArchives.isEmpty ? [] :
+    [.unsafeFlags(staticArchives.flatMap { ["-Xlinker", $0] })]
 
 let package = Package(
     name: "previewd",
@@ -36,8 +52,7 @@ let package = Package(
         ffmpegModule,
         .systemLibrary(name: "CPulse", path: "CModules/CPulse", pkgConfig: "libpulse",
                        providers: [.apt(["libpulse-dev"])]),
-        .systemLibrary(name: "CCurl", path: "CModules/CCurl", pkgConfig: "libcurl",
-                       providers: [.apt(["libcurl4-openssl-dev"])]),
+        curlModule,
 
         // Pure Swift: models, queue, transport state machine, control protocol. No C, no I/O.
         .target(name: "PreviewCore"),
@@ -46,7 +61,7 @@ let package = Package(
         // Swift 5 mode: the C objects are raw pointers owned by lock-guarded classes (see STYLE.md);
         // their Sendable-ness is stated by hand with @unchecked, once per type.
         .target(name: "PreviewEngine", dependencies: ["PreviewCore", "CFFmpeg", "CPulse", "CCurl"],
-                swiftSettings: [.swiftLanguageMode(.v5)] + ffmpegSwiftSettings, linkerSettings: ffmpegLinkerSettings),
+                swiftSettings: [.swiftLanguageMode(.v5)] + staticSwiftSettings, linkerSettings: staticLinkerSettings),
 
         // Release builds link the Swift runtime and FoundationEssentials statically: only the pages
         // previewd touches are resident, not every shared library's relocated data (docs/PERFORMANCE.md).

@@ -86,10 +86,10 @@ public final class BackgroundCommand {
         return true
     }
 
-    /// Interrupts it (SIGINT) and returns its exit status.
+    /// Stops it with `signal` (SIGINT unless said) and returns its exit status.
     @discardableResult
-    public func stop() -> Int32 {
-        child.signal(SIGINT)
+    public func stop(signal: Int32 = SIGINT) -> Int32 {
+        child.signal(signal)
         return child.wait(timeout: 10)
     }
 }

@@ -125,6 +125,34 @@ final class HTTPClientTests: StandInTestCase {
         XCTAssertThrowsError(try result.get()) { XCTAssertEqual($0 as? HTTPFailure, .cancelled) }
     }
 
+    func testHTTPSIsVerifiedAgainstTheTrustedAuthorities() async throws {
+        let openssl = try XCTUnwrap(ProcessRunner.which("openssl"), "openssl is installed by scripts/test")
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("previewd-tls-\(getpid())")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let cert = folder.appendingPathComponent("cert.pem").path, key = folder.appendingPathComponent("key.pem").path
+        let made = try ProcessRunner.run(openssl, ["req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "1", "-subj", "/CN=localhost",
+                                                   "-addext", "subjectAltName=IP:127.0.0.1,DNS:localhost", "-keyout", key, "-out", cert])
+        XCTAssertEqual(made.status, 0, made.stderr)
+        let port = try LoopbackPort.free()
+        let tls = try BackgroundCommand(openssl, ["s_server", "-accept", "127.0.0.1:\(port)", "-cert", cert, "-key", key, "-www"])
+        defer { tls.stop(signal: SIGKILL) }   // a helper with nothing to save; it may not end on SIGINT
+        XCTAssertTrue(tls.waitFor("ACCEPT"), tls.output)
+        let client = HTTPClient()
+        do {
+            _ = try await client.response(to: HTTPRequest(url: "https://127.0.0.1:\(port)/"), limit: 1 << 20)
+            XCTFail("a certificate no trusted authority signed must be refused")
+        } catch {
+            guard case .transport(let why) = error else { return XCTFail("\(error)") }
+            XCTAssertTrue(why.lowercased().contains("certificate"), why)
+        }
+        var trusted = HTTPRequest(url: "https://127.0.0.1:\(port)/")
+        trusted.caFile = cert
+        let answer = try await client.response(to: trusted, limit: 1 << 20)
+        XCTAssertEqual(answer.head.status, 200)
+        XCTAssertTrue(String(decoding: answer.body, as: UTF8.self).contains("TLS"), "s_server's page describes the session")
+    }
+
     func testShutdownEndsEveryExchangeAndLaterOnesAtOnce() throws {
         let client = HTTPClient()
         server.setFault(.throttle(bytesPerSecond: 2000), forPathPrefix: previewPath)

@@ -2,7 +2,7 @@
 # starts a private PulseAudio server with a null sink when none is reachable. Source it; don't run it.
 
 PREVIEWD_APT_PACKAGES=(libavformat-dev libavcodec-dev libswresample-dev libavutil-dev libpulse-dev
-                       pkg-config pulseaudio pulseaudio-utils ffmpeg libcurl4-openssl-dev)
+                       pkg-config pulseaudio pulseaudio-utils ffmpeg libcurl4-openssl-dev openssl)
 
 say() { printf '\033[1m==> %s\033[0m\n' "$*" >&2; }
 
@@ -28,20 +28,26 @@ install_deps() {
   DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
 }
 
-# previewd links the project's minimal static FFmpeg (scripts/build-ffmpeg) when it can be fetched
-# and built, else Debian's shared FFmpeg: the manifest reads PREVIEWD_FFMPEG_PREFIX. Every script
-# that builds calls this first, so all of them agree and no build is redone for a changed manifest.
-# PREVIEWD_FFMPEG=system keeps Debian's.
-use_minimal_ffmpeg() {
-  unset PREVIEWD_FFMPEG_PREFIX
-  [ "${PREVIEWD_FFMPEG:-}" = system ] && { say "FFmpeg: Debian's shared libraries (PREVIEWD_FFMPEG=system)"; return 0; }
-  local prefix
-  if prefix=$(bash scripts/build-ffmpeg) && [ -f "$prefix/lib/libavcodec.a" ]; then
-    export PREVIEWD_FFMPEG_PREFIX=$prefix
-    say "FFmpeg: the minimal static build in $prefix"
-  else
-    say "FFmpeg: the minimal build could not be made; using Debian's shared libraries"
+# previewd links the project's minimal static FFmpeg and libcurl (scripts/build-deps) when they can
+# be fetched and built, else Debian's shared ones: the manifest reads PREVIEWD_FFMPEG_PREFIX and
+# PREVIEWD_CURL_PREFIX. Every script that builds calls this first, so all of them agree and no build
+# is redone for a changed manifest. PREVIEWD_DEPS=system keeps Debian's shared libraries.
+use_minimal_deps() {
+  unset PREVIEWD_FFMPEG_PREFIX PREVIEWD_CURL_PREFIX
+  if [ "${PREVIEWD_DEPS:-}" = system ]; then
+    say "FFmpeg and libcurl: Debian's shared libraries (PREVIEWD_DEPS=system)"
+    return 0
   fi
+  local name prefix variable
+  for name in ffmpeg curl; do
+    variable=PREVIEWD_$(echo "$name" | tr a-z A-Z)_PREFIX
+    if prefix=$(bash scripts/build-deps "$name") && [ -d "$prefix/lib" ]; then
+      export "$variable=$prefix"
+      say "$name: the minimal static build in $prefix"
+    else
+      say "$name: the minimal build could not be made; using Debian's shared library"
+    fi
+  done
 }
 
 # Uses the PulseAudio server libpulse finds if one answers; otherwise starts a private one (a null

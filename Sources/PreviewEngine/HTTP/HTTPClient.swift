@@ -153,6 +153,7 @@ final class CurlLoop: @unchecked Sendable {   // `mailbox` and `stopping` guarde
         ccurl_set_long(easy, CURLOPT_LOW_SPEED_TIME, max(1, Int(stall.rounded(.up))))   // …this long fails
         if let total = request.totalTimeout { ccurl_set_long(easy, CURLOPT_TIMEOUT_MS, max(1, Int(total * 1000))) }
         if request.acceptCompression { ccurl_set_string(easy, CURLOPT_ACCEPT_ENCODING, "") }
+        if let caFile = request.caFile { ccurl_set_string(easy, CURLOPT_CAINFO, caFile) }
         if request.rangeStart > 0 { ccurl_set_string(easy, CURLOPT_RANGE, "\(request.rangeStart)-") }
         ccurl_set_pointer(easy, CURLOPT_ERRORBUFFER, exchange.errorText)
         ccurl_set_callback(easy, CURLOPT_HEADERFUNCTION, curlHeaderLine)
