@@ -68,7 +68,8 @@ let package = Package(
         .executableTarget(name: "previewd", dependencies: [
             "PreviewEngine", .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ], swiftSettings: [.swiftLanguageMode(.v5)],
-           linkerSettings: [.unsafeFlags(["-static-stdlib", "-Xlinker", "-l_FoundationCollections", "-Xlinker", "-l_FoundationCShims"],
+           linkerSettings: [.unsafeFlags(["-static-stdlib", "-Xlinker", "-l_FoundationCollections", "-Xlinker", "-l_FoundationCShims",
+                                          "-use-ld=lld", "-Xlinker", "-z", "-Xlinker", "pack-relative-relocs"],
                                           .when(configuration: .release))]),
         // previewctl links PreviewCore only: no FFmpeg, no libpulse.
         .executableTarget(name: "previewctl", dependencies: [

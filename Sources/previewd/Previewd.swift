@@ -100,6 +100,7 @@ struct Previewd: AsyncParsableCommand {
 
     func run() async throws {
         signal(SIGPIPE, SIG_IGN)
+        MemoryTrim.unmapLargeBuffersOnFree()
         let log = Log(minimum: verbose ? .debug : logLevel.level)
         var output = PulseSink.Configuration(server: pulseServer, sink: sink)
         output.latencyMs = latencyMs

@@ -13,7 +13,7 @@ public struct FetchPolicy: Sendable {
     /// An optional disk cache of whole previews.
     public var cache: PreviewCache?
     /// Decoded audio held ahead of the output per track, in milliseconds.
-    public var pcmAheadMs = 2_000
+    public var pcmAheadMs = 1_000
     /// Tracks after the current one (in play order) downloaded and decoded ahead.
     public var prefetchAhead = 1
     /// Tracks before the current one downloaded and decoded ahead, so `prev` is instant too.
