@@ -2,7 +2,7 @@
 # starts a private PulseAudio server with a null sink when none is reachable. Source it; don't run it.
 
 PREVIEWD_APT_PACKAGES=(libavformat-dev libavcodec-dev libswresample-dev libavutil-dev libpulse-dev
-                       pkg-config pulseaudio pulseaudio-utils ffmpeg libcurl4-openssl-dev openssl)
+                       pkg-config pulseaudio pulseaudio-utils ffmpeg libcurl4-openssl-dev openssl ca-certificates)
 
 say() { printf '\033[1m==> %s\033[0m\n' "$*" >&2; }
 
