@@ -19,6 +19,19 @@ final class HTTPClientTests: StandInTestCase {
         return request
     }
 
+    /// The message of the `.transport` failure `request` must end with ("" after a test failure).
+    private func transportFailure(_ client: HTTPClient, _ request: HTTPRequest,
+                                  file: StaticString = #filePath, line: UInt = #line) async -> String {
+        do {
+            _ = try await client.response(to: request, limit: 1 << 20)
+            XCTFail("expected a transport failure", file: file, line: line)
+        } catch {
+            guard case .transport(let why) = error else { XCTFail("\(error)", file: file, line: line); return "" }
+            return why
+        }
+        return ""
+    }
+
     func testHeadAndBodyOfAPlainGetAndOfARange() async throws {
         let client = HTTPClient()
         let whole = try await client.response(to: request(previewPath), limit: 1 << 20)
@@ -92,13 +105,8 @@ final class HTTPClientTests: StandInTestCase {
         let client = HTTPClient()
         let port = server.port
         server.stop()
-        do {
-            _ = try await client.response(to: HTTPRequest(url: "http://127.0.0.1:\(port)/x"), limit: 1 << 20)
-            XCTFail("expected a failure")
-        } catch {
-            guard case .transport(let why) = error else { return XCTFail("\(error)") }
-            XCTAssertTrue(why.lowercased().contains("connect"), why)
-        }
+        let why = await transportFailure(client, HTTPRequest(url: "http://127.0.0.1:\(port)/x"))
+        XCTAssertTrue(why.lowercased().contains("connect"), why)
         try server.start()
     }
 
@@ -139,13 +147,8 @@ final class HTTPClientTests: StandInTestCase {
         defer { tls.stop(signal: SIGKILL) }   // a helper with nothing to save; it may not end on SIGINT
         XCTAssertTrue(tls.waitFor("ACCEPT"), tls.output)
         let client = HTTPClient()
-        do {
-            _ = try await client.response(to: HTTPRequest(url: "https://127.0.0.1:\(port)/"), limit: 1 << 20)
-            XCTFail("a certificate no trusted authority signed must be refused")
-        } catch {
-            guard case .transport(let why) = error else { return XCTFail("\(error)") }
-            XCTAssertTrue(why.lowercased().contains("certificate"), why)
-        }
+        let why = await transportFailure(client, HTTPRequest(url: "https://127.0.0.1:\(port)/"))
+        XCTAssertTrue(why.lowercased().contains("certificate"), "a certificate no trusted authority signed is refused: \(why)")
         var trusted = HTTPRequest(url: "https://127.0.0.1:\(port)/")
         trusted.caFile = cert
         let answer = try await client.response(to: trusted, limit: 1 << 20)
@@ -182,7 +185,7 @@ private final class Recorder: HTTPResponseHandler, @unchecked Sendable {
 
     func finish(_ failure: HTTPFailure?) {
         condition.lock()
-        XCTAssertNil(end, "finish is called once")
+        if end != nil { XCTFail("finish is called once") }
         end = .some(failure)
         condition.broadcast()
         condition.unlock()

@@ -44,7 +44,7 @@ public final class PreviewFetcher: Sendable {
     /// fetch fails `bytes` at once.
     @discardableResult
     public func fetch(_ url: String, into bytes: PreviewBytes) -> FetchHandle {
-        guard isAllowed(url) else {
+        guard Self.mayFetch(url, localOrigin: localOrigin) else {
             bytes.fail(.refusedURL(url))
             return FetchHandle(transfer: nil, bytes: bytes)
         }
@@ -56,7 +56,9 @@ public final class PreviewFetcher: Sendable {
     /// Cancels every download and ends the HTTP client's thread.
     public func shutdown() { http.shutdown() }
 
-    fileprivate func isAllowed(_ url: String) -> Bool {
+    /// The one check for a preview URL and every redirect it takes: http(s), and a local address
+    /// only when it is `localOrigin`.
+    private static func mayFetch(_ url: String, localOrigin: String?) -> Bool {
         PreviewURLPolicy.isFetchable(url) && PreviewURLPolicy.localAddressReason(url, apiOrigin: localOrigin) == nil
     }
 
@@ -66,9 +68,7 @@ public final class PreviewFetcher: Sendable {
         request.rangeStart = offset
         request.stallTimeout = stallTimeout
         request.maxRedirects = maxRedirects
-        request.allowRedirect = { [localOrigin] target in
-            PreviewURLPolicy.isFetchable(target) && PreviewURLPolicy.localAddressReason(target, apiOrigin: localOrigin) == nil
-        }
+        request.allowRedirect = { [localOrigin] in Self.mayFetch($0, localOrigin: localOrigin) }
         return request
     }
 
