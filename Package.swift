@@ -1,39 +1,9 @@
 // swift-tools-version:6.0
 import PackageDescription
 
-// FFmpeg and libcurl: the project's minimal static builds when scripts/build-deps made them (the
-// scripts export their prefixes), else Debian's shared libraries through pkg-config. Debian's
-// libavcodec and libcurl load every library they support, about 25 MiB of resident memory previewd
-// never uses (docs/PERFORMANCE.md).
-func prefix(_ variable: String) -> String? {
-    Context.environment[variable].flatMap { $0.isEmpty ? nil : $0 }
-}
-let minimalFFmpeg = prefix("PREVIEWD_FFMPEG_PREFIX")
-let minimalCurl = prefix("PREVIEWD_CURL_PREFIX")
-
-let ffmpegModule: Target = if minimalFFmpeg != nil {
-    .systemLibrary(name: "CFFmpeg", path: "CModules/CFFmpegStatic")
-} else {
-    .systemLibrary(name: "CFFmpeg", path: "CModules/CFFmpeg", pkgConfig: "libavformat",
-                   providers: [.apt(["libavformat-dev", "libavcodec-dev", "libswresample-dev", "libavutil-dev"])])
-}
-let curlModule: Target = if minimalCurl != nil {
-    .systemLibrary(name: "CCurl", path: "CModules/CCurlStatic")
-} else {
-    .systemLibrary(name: "CCurl", path: "CModules/CCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"])])
-}
-
-/// The headers of the static builds, and their archives in link order (then what they need:
-/// Debian's static OpenSSL for libcurl, so no shared libssl/libcrypto is loaded either).
-let staticPrefixes = [minimalFFmpeg, minimalCurl].compactMap { $0 }
-let staticSwiftSettings: [SwiftSetting] = staticPrefixes.isEmpty ? [] :
-    [.unsafeFlags(staticPrefixes.flatMap { ["-Xcc", "-I\($0)/include"] })]
-let staticArchives: [String] =
-    (minimalFFmpeg.map { p in ["avformat", "avcodec", "swresample", "avutil"].map { "\(p)/lib/lib\($0).a" } + ["-latomic"] } ?? [])
-    + (minimalCurl.map { ["\($0)/lib/libcurl.a", "-l:libssl.a", "-l:libcrypto.a", "-lz"] } ?? [])
-let staticLinkerSettings: [LinkerSetting] = staticArchives.isEmpty ? [] :
-    [.unsafeFlags(staticArchives.flatMap { ["-Xlinker", $0] })]
-
+// Debian's C libraries, shared, found through pkg-config: one system-library module per library, so
+// `apt upgrade` brings their security fixes to previewd. Release builds everywhere are
+// `swift build -c release --static-swift-stdlib` (the Swift runtime linked in, the C libraries shared).
 let package = Package(
     name: "previewd",
     platforms: [.macOS(.v15)],
@@ -48,11 +18,14 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
     ],
     targets: [
-        // C libraries, found through pkg-config; macros Swift cannot import are static inline shims.
-        ffmpegModule,
-        .systemLibrary(name: "CPulse", path: "CModules/CPulse", pkgConfig: "libpulse",
-                       providers: [.apt(["libpulse-dev"])]),
-        curlModule,
+        // C libraries; macros and variadic functions Swift cannot import are static inline shims.
+        .systemLibrary(name: "CFFmpeg", path: "CModules/CFFmpeg", pkgConfig: "libavformat",
+                       providers: [.apt(["libavformat-dev", "libavcodec-dev", "libswresample-dev", "libavutil-dev"])]),
+        .systemLibrary(name: "CPulse", path: "CModules/CPulse", pkgConfig: "libpulse", providers: [.apt(["libpulse-dev"])]),
+        .systemLibrary(name: "CCurl", path: "CModules/CCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"])]),
+        // What glibc hides behind _GNU_SOURCE or keeps out of Swift's Glibc module (mallopt,
+        // struct ucred), and a thread-local label for FFmpeg's log lines.
+        .target(name: "CPreviewLinux", path: "CModules/CPreviewLinux", cSettings: [.define("_GNU_SOURCE")]),
 
         // Pure Swift: models, queue, transport state machine, control protocol. No C, no I/O.
         .target(name: "PreviewCore"),
@@ -60,18 +33,13 @@ let package = Package(
         // Everything that does I/O: catalog, fetch, FFmpeg, decode, output, player, control server.
         // Swift 5 mode: the C objects are raw pointers owned by lock-guarded classes (see STYLE.md);
         // their Sendable-ness is stated by hand with @unchecked, once per type.
-        .target(name: "PreviewEngine", dependencies: ["PreviewCore", "CFFmpeg", "CPulse", "CCurl"],
-                swiftSettings: [.swiftLanguageMode(.v5)] + staticSwiftSettings, linkerSettings: staticLinkerSettings),
+        .target(name: "PreviewEngine", dependencies: ["PreviewCore", "CFFmpeg", "CPulse", "CCurl", "CPreviewLinux"],
+                swiftSettings: [.swiftLanguageMode(.v5)]),
 
-        // Release builds link the Swift runtime and FoundationEssentials statically: only the pages
-        // previewd touches are resident, not every shared library's relocated data (docs/PERFORMANCE.md).
         .executableTarget(name: "previewd", dependencies: [
             "PreviewEngine", .product(name: "ArgumentParser", package: "swift-argument-parser"),
-        ], swiftSettings: [.swiftLanguageMode(.v5)],
-           linkerSettings: [.unsafeFlags(["-static-stdlib", "-Xlinker", "-l_FoundationCollections", "-Xlinker", "-l_FoundationCShims",
-                                          "-use-ld=lld", "-Xlinker", "-z", "-Xlinker", "pack-relative-relocs"],
-                                          .when(configuration: .release))]),
-        // previewctl links PreviewCore only: no FFmpeg, no libpulse.
+        ], swiftSettings: [.swiftLanguageMode(.v5)]),
+        // previewctl links PreviewCore only: no FFmpeg, no libpulse, no Foundation.
         .executableTarget(name: "previewctl", dependencies: [
             "PreviewCore", .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),

@@ -1,4 +1,3 @@
-import Foundation
 import Glibc
 import PreviewCore
 
@@ -9,7 +8,7 @@ enum CatalogTable {
     static var width: Int {
         var size = winsize()
         if ioctl(STDOUT_FILENO, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 20 { return Int(size.ws_col) }
-        if let columns = ProcessInfo.processInfo.environment["COLUMNS"].flatMap(Int.init), columns > 20 { return columns }
+        if let columns = getenv("COLUMNS").flatMap({ Int(String(cString: $0)) }), columns > 20 { return columns }
         return 120
     }
 
@@ -38,11 +37,13 @@ enum CatalogTable {
             for (k, c) in flexible.enumerated() { widths[c] = min(widths[c], max(5, Int(Double(max(available, 20)) * shares[k]))) }
         }
         func line(_ cells: [String]) -> String {
-            cells.enumerated().map { c, text in
+            var text = cells.enumerated().map { c, text in
                 let cut = text.count > widths[c] ? String(text.prefix(max(1, widths[c] - 1))) + "…" : text
                 let pad = String(repeating: " ", count: max(0, widths[c] - cut.count))
                 return [0, 5, 7].contains(c) ? pad + cut : cut + pad
-            }.joined(separator: "  ").replacingOccurrences(of: "\\s+$", with: "", options: .regularExpression)
+            }.joined(separator: "  ")
+            while text.last == " " { text.removeLast() }   // the right-aligned first column keeps its pad
+            return text
         }
         return ([line(header)] + rows.map(line)).joined(separator: "\n")
     }
@@ -50,6 +51,7 @@ enum CatalogTable {
     /// "1.29 USD"; empty for no price or Apple's -1 (not sold alone).
     static func price(_ t: Track) -> String {
         guard let amount = t.trackPrice ?? t.collectionPrice, amount >= 0 else { return "" }
-        return String(format: "%.2f", amount) + (t.currency.map { " \($0)" } ?? "")
+        let cents = Int((amount * 100).rounded())
+        return "\(cents / 100)." + Output.zeroPadded(cents % 100, width: 2) + (t.currency.map { " \($0)" } ?? "")
     }
 }

@@ -1,15 +1,34 @@
-import Foundation
+import Glibc
 import PreviewCore
 
 /// How previewctl writes: results to stdout, errors to stderr, names from the API made terminal-safe.
 enum Output {
     static func print(_ text: String) {
         guard !text.isEmpty else { return }
-        FileHandle.standardOutput.write(Data((text + "\n").utf8))
+        write(text + "\n", to: STDOUT_FILENO)
     }
 
     static func error(_ text: String) {
-        FileHandle.standardError.write(Data("previewctl: \(TerminalText.sanitized(text))\n".utf8))
+        write("previewctl: \(TerminalText.sanitized(text))\n", to: STDERR_FILENO)
+    }
+
+    /// Writes all of `text` to `fd` (stdout may be a pipe that takes it in parts).
+    static func write(_ text: String, to fd: Int32) {
+        Array(text.utf8).withUnsafeBytes { bytes in
+            var offset = 0
+            while offset < bytes.count {
+                let n = Glibc.write(fd, bytes.baseAddress! + offset, bytes.count - offset)
+                if n < 0, errno == EINTR { continue }
+                if n <= 0 { return }
+                offset += n
+            }
+        }
+    }
+
+    /// `value` in decimal with leading zeros up to `width` digits ("07").
+    static func zeroPadded(_ value: Int, width: Int) -> String {
+        let digits = String(value)
+        return String(repeating: "0", count: max(0, width - digits.count)) + digits
     }
 
     static func json(_ value: JSONValue) -> String {
@@ -20,8 +39,8 @@ enum Output {
     static func clock(_ ms: Int?) -> String {
         guard let ms else { return "-:--" }
         let seconds = max(0, ms) / 1000
-        if seconds >= 3600 { return "\(seconds / 3600):" + String(format: "%02d:%02d", seconds / 60 % 60, seconds % 60) }
-        return "\(seconds / 60):" + String(format: "%02d", seconds % 60)
+        if seconds >= 3600 { return "\(seconds / 3600):" + zeroPadded(seconds / 60 % 60, width: 2) + ":" + zeroPadded(seconds % 60, width: 2) }
+        return "\(seconds / 60):" + zeroPadded(seconds % 60, width: 2)
     }
 
     /// The human form of a status report.
@@ -54,7 +73,7 @@ enum Output {
         guard !q.items.isEmpty else { return "(the queue is empty)" }
         return q.items.enumerated().map { i, item in
             let mark = i == q.index ? "▶" : (item.failure != nil ? "✗" : " ")
-            var line = "\(mark) \(String(format: "%3d", i))  " + TerminalText.sanitized(item.track.displayName)
+            var line = "\(mark) \(String(repeating: " ", count: max(0, 3 - String(i).count)))\(i)  " + TerminalText.sanitized(item.track.displayName)
             if item.track.fetchablePreviewURL == nil { line += "  (no preview)" }
             if let failure = item.failure { line += "  (failed: \(TerminalText.sanitized(failure)))" }
             return line
@@ -112,7 +131,7 @@ enum Output {
         }
         return fields.compactMap { key, value in
             guard let value, !value.isEmpty else { return nil }
-            return key.padding(toLength: 12, withPad: " ", startingAt: 0) + TerminalText.sanitized(value)
+            return key + String(repeating: " ", count: max(1, 12 - key.count)) + TerminalText.sanitized(value)
         }.joined(separator: "\n")
     }
 

@@ -1,5 +1,5 @@
 import ArgumentParser
-import Foundation
+import Glibc
 import PreviewCore
 
 /// previewctl: every command a listener needs, talking to previewd over its control socket.
@@ -25,15 +25,17 @@ struct Previewctl: ParsableCommand {
     /// --socket and --json, given before the command (or after it).
     @OptionGroup var options: ClientOptions
 
-    /// Runs the command; bad usage exits with 2 (argument-parser's own default is 64).
+    /// Runs the command; bad usage exits with 2 (argument-parser's own default is 64). The forms
+    /// status bars and media keys run go through `QuickPath` first.
     static func main() {
+        if let status = QuickPath.run(Array(CommandLine.arguments.dropFirst())) { Glibc.exit(status) }
         do {
             var command = try parseAsRoot()
             try command.run()
         } catch {
             if exitCode(for: error) == .validationFailure {
-                FileHandle.standardError.write(Data((fullMessage(for: error) + "\n").utf8))
-                Foundation.exit(ExitStatus.usage)
+                Output.write(fullMessage(for: error) + "\n", to: STDERR_FILENO)
+                Glibc.exit(ExitStatus.usage)
             }
             exit(withError: error)
         }

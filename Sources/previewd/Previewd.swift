@@ -102,6 +102,7 @@ struct Previewd: AsyncParsableCommand {
         signal(SIGPIPE, SIG_IGN)
         MemoryTrim.unmapLargeBuffersOnFree()
         let log = Log(minimum: verbose ? .debug : logLevel.level)
+        FFmpegLog.install(log)
         var output = PulseSink.Configuration(server: pulseServer, sink: sink)
         output.latencyMs = latencyMs
         let audio = PulseSink(configuration: output)

@@ -1,8 +1,9 @@
 # Shared by scripts/test, scripts/demo and the benchmarks: installs what the project needs and
 # starts a private PulseAudio server with a null sink when none is reachable. Source it; don't run it.
 
+# Debian's packages, by name: the C libraries previewd links (shared), and what the tests use.
 PREVIEWD_APT_PACKAGES=(libavformat-dev libavcodec-dev libswresample-dev libavutil-dev libpulse-dev
-                       pkg-config pulseaudio pulseaudio-utils ffmpeg libcurl4-openssl-dev openssl ca-certificates)
+                       libcurl4-openssl-dev pkg-config pulseaudio pulseaudio-utils ffmpeg openssl ca-certificates)
 
 say() { printf '\033[1m==> %s\033[0m\n' "$*" >&2; }
 
@@ -28,26 +29,13 @@ install_deps() {
   DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
 }
 
-# previewd links the project's minimal static FFmpeg and libcurl (scripts/build-deps) when they can
-# be fetched and built, else Debian's shared ones: the manifest reads PREVIEWD_FFMPEG_PREFIX and
-# PREVIEWD_CURL_PREFIX. Every script that builds calls this first, so all of them agree and no build
-# is redone for a changed manifest. PREVIEWD_DEPS=system keeps Debian's shared libraries.
-use_minimal_deps() {
-  unset PREVIEWD_FFMPEG_PREFIX PREVIEWD_CURL_PREFIX
-  if [ "${PREVIEWD_DEPS:-}" = system ]; then
-    say "FFmpeg and libcurl: Debian's shared libraries (PREVIEWD_DEPS=system)"
-    return 0
-  fi
-  local name prefix variable
-  for name in ffmpeg curl; do
-    variable=PREVIEWD_$(echo "$name" | tr a-z A-Z)_PREFIX
-    if prefix=$(bash scripts/build-deps "$name") && [ -d "$prefix/lib" ]; then
-      export "$variable=$prefix"
-      say "$name: the minimal static build in $prefix"
-    else
-      say "$name: the minimal build could not be made; using Debian's shared library"
-    fi
-  done
+# The one release build, the README's: the Swift runtime linked in, Debian's C libraries shared.
+# Sets PREVIEWD_BIN_DIR to the folder of its executables (the end-to-end tests run those).
+build_release() {
+  say "building (release: swift build -c release --static-swift-stdlib)"
+  swift build -c release --static-swift-stdlib "$@"
+  PREVIEWD_BIN_DIR=$(swift build -c release --static-swift-stdlib --show-bin-path)
+  export PREVIEWD_BIN_DIR
 }
 
 # Uses the PulseAudio server libpulse finds if one answers; otherwise starts a private one (a null

@@ -1,3 +1,4 @@
+import CPreviewLinux
 import Glibc
 
 /// Small helpers over Glibc's Unix-domain sockets: one path from a failing call to a Swift error.
@@ -47,7 +48,6 @@ enum UnixSocket {
         return true
     }
 
-    /// The uid of the process at the other end of `fd` (SO_PEERCRED).
     /// True when the peer has closed its end; anything it sent meanwhile is read and dropped.
     static func peerHasLeft(_ fd: Int32) -> Bool {
         var scratch = [UInt8](repeating: 0, count: 512)
@@ -60,11 +60,10 @@ enum UnixSocket {
         return false
     }
 
+    /// The uid of the process at the other end of `fd` (SO_PEERCRED).
     static func peerUID(_ fd: Int32) -> uid_t? {
-        var credentials = PeerCredentials()
-        var length = socklen_t(MemoryLayout<PeerCredentials>.size)
-        guard getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &credentials, &length) == 0 else { return nil }
-        return credentials.uid
+        var uid: uid_t = 0
+        return cpl_peer_uid(fd, &uid) == 0 ? uid : nil
     }
 
     /// Sets the send and receive timeouts of `fd`.
@@ -72,11 +71,4 @@ enum UnixSocket {
         var tv = timeval(tv_sec: seconds, tv_usec: 0)
         setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &tv, socklen_t(MemoryLayout<timeval>.size))
     }
-}
-
-/// Linux's `struct ucred` (hidden behind _GNU_SOURCE in Glibc's module): pid, uid, gid.
-private struct PeerCredentials {
-    var pid: pid_t = 0
-    var uid: uid_t = 0
-    var gid: gid_t = 0
 }

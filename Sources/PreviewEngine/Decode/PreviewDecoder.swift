@@ -3,6 +3,7 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
+import CPreviewLinux
 import PreviewCore
 
 /// Decodes one preview on its own thread: AVIO over the preview's bytes → demux → AAC decode →
@@ -23,12 +24,16 @@ public final class PreviewDecoder: @unchecked Sendable {
     public let output: PCMBuffer
     /// Where in the track the first frame written starts.
     public let startMs: Int
+    /// Names the track in FFmpeg's log lines ("track 1440857781").
+    public let label: String
     private let source: PreviewBytes
     private let onEvent: @Sendable (Event) -> Void
 
     /// A decoder of `source` into `output` from `startMs` on; call `start()` to begin.
-    public init(source: PreviewBytes, output: PCMBuffer, startMs: Int = 0, onEvent: @escaping @Sendable (Event) -> Void) {
+    public init(source: PreviewBytes, output: PCMBuffer, startMs: Int = 0, label: String = "preview",
+                onEvent: @escaping @Sendable (Event) -> Void) {
         self.source = source
+        self.label = label
         self.output = output
         self.startMs = max(0, startMs)
         self.onEvent = onEvent
@@ -47,6 +52,8 @@ public final class PreviewDecoder: @unchecked Sendable {
     }
 
     private func run() {
+        cpl_set_thread_label(label)
+        defer { cpl_set_thread_label(nil) }
         var produced = 0
         do throws(DecodeError) {
             let pipeline = try DecodePipeline(source: source, format: output.format, startMs: startMs,

@@ -98,8 +98,9 @@ extension Player {
     func makeSlot(_ index: Int, startMs: Int, download: PreviewDownload) -> PreviewSlot {
         nextSlotID += 1
         let events = eventSink
+        let label = queue[safe: index]?.track.trackId.map { "track \($0)" } ?? "queue item \(index)"
         return PreviewSlot(id: nextSlotID, index: index, startMs: startMs, download: download, policy: policy,
-                           format: sink.format) { id, event in events.yield(.decoder(slot: id, event)) }
+                           format: sink.format, label: label) { id, event in events.yield(.decoder(slot: id, event)) }
     }
 
     /// Cancels the prefetched slots and downloads (and the current slot unless kept).

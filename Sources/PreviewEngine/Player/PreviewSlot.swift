@@ -29,15 +29,15 @@ public final class PreviewSlot: @unchecked Sendable {  // `_phase` is guarded by
     private let phaseLock = Lock()
     private var _phase = Phase.decoding   // protected by phaseLock
 
-    /// Starts decoding `download` from `startMs`; events come to `onEvent` from the decoder thread.
+    /// Starts decoding `download` from `startMs` (`label` names the track in FFmpeg's log lines); events come to `onEvent` from the decoder thread.
     public init(id: UInt64, index: Int, startMs: Int, download: PreviewDownload, policy: FetchPolicy,
-                format: PCMFormat, onEvent: @escaping @Sendable (UInt64, PreviewDecoder.Event) -> Void) {
+                format: PCMFormat, label: String, onEvent: @escaping @Sendable (UInt64, PreviewDecoder.Event) -> Void) {
         self.id = id
         self.index = index
         self.startMs = startMs
         self.download = download
         pcm = PCMBuffer(format: format, capacityFrames: format.frames(milliseconds: policy.pcmAheadMs))
-        decoder = PreviewDecoder(source: download.bytes, output: pcm, startMs: startMs) { onEvent(id, $0) }
+        decoder = PreviewDecoder(source: download.bytes, output: pcm, startMs: startMs, label: label) { onEvent(id, $0) }
         decoder.start()
     }
 

@@ -1,4 +1,4 @@
-import Glibc
+import CPreviewLinux
 
 /// Gives freed heap memory back to the system. Each decoder runs on its own thread, so glibc spreads
 /// a track's buffers over several malloc arenas; once a track is gone their free pages stay resident
@@ -12,7 +12,7 @@ public enum MemoryTrim {
     /// A fixed threshold also stops glibc from raising it after the first such free, which would
     /// move the next tracks' buffers into the heap, where freed pages stay resident. Call once at start.
     public static func unmapLargeBuffersOnFree() {
-        _ = glibcMallopt(-3, 128 << 10)   // M_MMAP_THRESHOLD
+        _ = cpl_set_mmap_threshold(128 << 10)
     }
 
     /// Trims the heap when the last trim is older than `interval`.
@@ -20,14 +20,6 @@ public enum MemoryTrim {
         let now = MonotonicClock.nanoseconds()
         guard now - last >= interval else { return }
         last = now
-        _ = glibcMallocTrim(0)
+        _ = cpl_malloc_trim()
     }
 }
-
-/// glibc's `int mallopt(int param, int value)` (malloc.h is not part of Swift's Glibc module).
-@_silgen_name("mallopt")
-private func glibcMallopt(_ parameter: Int32, _ value: Int32) -> Int32
-
-/// glibc's `int malloc_trim(size_t pad)`.
-@_silgen_name("malloc_trim")
-private func glibcMallocTrim(_ pad: Int) -> Int32

@@ -4,7 +4,7 @@ import PreviewCore
 extension Previewctl {
     /// `previewctl mute [on|off]`: mute, unmute, or toggle.
     struct Mute: ParsableCommand {
-        static let configuration = CommandConfiguration(
+        static let configuration = CommandConfiguration(commandName: "mute", 
             abstract: "Mute or unmute (toggles when no argument is given).",
             discussion: """
                 Examples:

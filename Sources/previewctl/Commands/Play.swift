@@ -3,7 +3,7 @@ import ArgumentParser
 extension Previewctl {
     /// `previewctl play [INDEX]`: play a queue item, or resume.
     struct Play: ParsableCommand {
-        static let configuration = CommandConfiguration(
+        static let configuration = CommandConfiguration(commandName: "play", 
             abstract: "Play the queue item INDEX (0-based), or resume / start when none is given.",
             discussion: """
                 Examples:

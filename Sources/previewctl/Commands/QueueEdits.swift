@@ -4,17 +4,17 @@ import PreviewCore
 extension Previewctl {
     /// `previewctl clear`.
     struct Clear: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Empty the queue (playback stops).")
+        static let configuration = CommandConfiguration(commandName: "clear", abstract: "Empty the queue (playback stops).")
         @ParentCommand var root: Previewctl
 
         func run() throws {
-            try root.options.run(.clear, human: Output.status)
+            try root.options.run(PlainCommand.clear)
         }
     }
 
     /// `previewctl remove INDEX`.
     struct Remove: ParsableCommand {
-        static let configuration = CommandConfiguration(
+        static let configuration = CommandConfiguration(commandName: "remove", 
             abstract: "Remove a queue item; removing the one playing plays the next.",
             discussion: "Example:\n  previewctl remove 3")
         @ParentCommand var root: Previewctl
@@ -33,7 +33,7 @@ extension Previewctl {
 
     /// `previewctl move FROM TO`.
     struct Move: ParsableCommand {
-        static let configuration = CommandConfiguration(
+        static let configuration = CommandConfiguration(commandName: "move", 
             abstract: "Move a queue item; the track playing keeps playing.",
             discussion: "Example:\n  previewctl move 5 0")
         @ParentCommand var root: Previewctl
@@ -54,7 +54,7 @@ extension Previewctl {
 
     /// `previewctl info [INDEX]`.
     struct Info: ParsableCommand {
-        static let configuration = CommandConfiguration(
+        static let configuration = CommandConfiguration(commandName: "info", 
             abstract: "Show a queue item's details (the current one by default) and its artist's.",
             discussion: "Examples:\n  previewctl info\n  previewctl --json info 2")
         @ParentCommand var root: Previewctl
@@ -73,19 +73,19 @@ extension Previewctl {
 
     /// `previewctl share`.
     struct Share: ParsableCommand {
-        static let configuration = CommandConfiguration(
+        static let configuration = CommandConfiguration(commandName: "share", 
             abstract: "Print a ready-to-post line about what is playing.",
             discussion: "Examples:\n  previewctl share\n  previewctl --json share")
         @ParentCommand var root: Previewctl
 
         func run() throws {
-            try root.options.run(.share, human: Output.share)
+            try root.options.run(PlainCommand.share)
         }
     }
 
     /// `previewctl watch`.
     struct Watch: ParsableCommand {
-        static let configuration = CommandConfiguration(
+        static let configuration = CommandConfiguration(commandName: "watch", 
             abstract: "Print previewd's events as they happen, one line each, until interrupted.",
             discussion: """
                 Examples:

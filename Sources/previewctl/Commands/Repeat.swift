@@ -4,7 +4,7 @@ import PreviewCore
 extension Previewctl {
     /// `previewctl repeat off|one|all`.
     struct Repeat: ParsableCommand {
-        static let configuration = CommandConfiguration(
+        static let configuration = CommandConfiguration(commandName: "repeat", 
             abstract: "At the end of a track: go on and stop at the end (off), play it again (one), or start the queue over (all).",
             discussion: """
                 Examples:

@@ -4,7 +4,7 @@ import PreviewCore
 extension Previewctl {
     /// `previewctl search`: replace the queue with what the iTunes Store finds, and play.
     struct Search: ParsableCommand {
-        static let configuration = CommandConfiguration(
+        static let configuration = CommandConfiguration(commandName: "search", 
             abstract: "Search the iTunes Store, queue the previews and play the first.",
             discussion: """
                 The structured fields follow Apple's examples: --artist alone lists the artist's works; \
@@ -30,7 +30,7 @@ extension Previewctl {
 
     /// `previewctl add`: a search appended to the queue.
     struct Add: ParsableCommand {
-        static let configuration = CommandConfiguration(
+        static let configuration = CommandConfiguration(commandName: "add", 
             abstract: "Search and append the results to the queue (search --append).",
             discussion: """
                 Examples:
@@ -51,7 +51,7 @@ extension Previewctl {
 
     /// `previewctl lookup ID[,ID…]`.
     struct Lookup: ParsableCommand {
-        static let configuration = CommandConfiguration(
+        static let configuration = CommandConfiguration(commandName: "lookup", 
             abstract: "Queue iTunes ids: an album id its songs, an artist id the artist's songs, a track id that track.",
             discussion: """
                 Examples:
@@ -110,7 +110,7 @@ extension Previewctl {
 
     /// `previewctl top`: the top-songs chart.
     struct Top: ParsableCommand {
-        static let configuration = CommandConfiguration(
+        static let configuration = CommandConfiguration(commandName: "top", 
             abstract: "Queue the iTunes top-songs chart.",
             discussion: """
                 Examples:
@@ -145,7 +145,7 @@ extension Previewctl {
 
     /// `previewctl more`: the next page of the last search.
     struct More: ParsableCommand {
-        static let configuration = CommandConfiguration(
+        static let configuration = CommandConfiguration(commandName: "more", 
             abstract: "Append the next page of the last search to the queue.",
             discussion: "Example:\n  previewctl more")
 

@@ -4,7 +4,7 @@ import PreviewCore
 extension Previewctl {
     /// `previewctl seek SECONDS|M:SS|+N|-N`: move within the current track.
     struct Seek: ParsableCommand {
-        static let configuration = CommandConfiguration(
+        static let configuration = CommandConfiguration(commandName: "seek", 
             abstract: "Move within the current track: to SECONDS or M:SS, or by +N / -N seconds.",
             discussion: """
                 Seeking past the end goes to the next track.

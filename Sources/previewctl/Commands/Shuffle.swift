@@ -4,7 +4,7 @@ import PreviewCore
 extension Previewctl {
     /// `previewctl shuffle on|off`.
     struct Shuffle: ParsableCommand {
-        static let configuration = CommandConfiguration(
+        static let configuration = CommandConfiguration(commandName: "shuffle", 
             abstract: "Play the queue in a shuffled order (prev walks back through it), or in its own order.",
             discussion: """
                 Examples:

@@ -3,12 +3,12 @@ import ArgumentParser
 extension Previewctl {
     /// `previewctl toggle`: Pause when playing, else play.
     struct Toggle: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Pause when playing, else play.")
+        static let configuration = CommandConfiguration(commandName: "toggle", abstract: "Pause when playing, else play.")
 
         @ParentCommand var root: Previewctl
 
         func run() throws {
-            try root.options.run(.toggle, human: Output.status)
+            try root.options.run(PlainCommand.toggle)
         }
     }
 }

@@ -4,7 +4,7 @@ import PreviewCore
 extension Previewctl {
     /// `previewctl volume [N|+N|-N]`: the stream's volume, 0–100.
     struct Volume: ParsableCommand {
-        static let configuration = CommandConfiguration(
+        static let configuration = CommandConfiguration(commandName: "volume", 
             abstract: "Show or set the volume (0–100), or change it by +N / -N.",
             discussion: """
                 Examples:

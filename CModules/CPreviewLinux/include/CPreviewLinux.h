@@ -1,0 +1,27 @@
+// What Swift's Glibc module does not offer previewd: glibc extras hidden behind _GNU_SOURCE or kept
+// out of the module (malloc.h, struct ucred), and a per-thread label for FFmpeg's log lines. Built
+// with _GNU_SOURCE (Package.swift), the way swift-nio's CNIOLinux is.
+#ifndef CPREVIEWLINUX_H
+#define CPREVIEWLINUX_H
+
+#include <sys/types.h>
+
+/// mallopt(M_MMAP_THRESHOLD, bytes): allocations of `bytes` and more get their own mapping, unmapped on free.
+int cpl_set_mmap_threshold(int bytes);
+/// malloc_trim(0): gives the heap's free pages back to the kernel.
+int cpl_malloc_trim(void);
+
+/// The uid of the process at the other end of the Unix socket `fd` (SO_PEERCRED); 0 on success, -1
+/// with errno set otherwise.
+int cpl_peer_uid(int fd, uid_t *uid);
+
+/// Names the work this thread does, for log lines written on it (at most 95 bytes are kept); NULL clears it.
+void cpl_set_thread_label(const char *label);
+/// This thread's label, or "" when none was set.
+const char *cpl_thread_label(void);
+
+/// 1 when `line` differs from the last line this thread passed here (it is then remembered, and
+/// `*suppressed` is how many copies of the previous one returned 0); 0 for a repeat.
+int cpl_log_once(const char *line, unsigned long *suppressed);
+
+#endif

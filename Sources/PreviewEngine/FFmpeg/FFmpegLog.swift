@@ -1,0 +1,52 @@
+import CFFmpeg
+import CPreviewLinux
+import PreviewCore
+
+/// Routes FFmpeg's own log lines into previewd's log (`av_log_set_callback`): at the matching level,
+/// prefixed with the FFmpeg component and the track the logging thread decodes (its
+/// `cpl_set_thread_label`), stripped of control characters (a line may quote bytes of the file), and
+/// with a run of identical lines written once.
+public enum FFmpegLog {
+    /// The log FFmpeg writes to. Set once by `install`, before any decoder thread starts.
+    nonisolated(unsafe) fileprivate static var log = Log()
+
+    /// Sends FFmpeg's log lines to `log` from now on. Call once at start, before decoding.
+    public static func install(_ log: Log) {
+        Self.log = log
+        av_log_set_callback(ffmpegLogLine)
+    }
+
+    /// previewd's level for FFmpeg's: panic, fatal and error are errors, warnings warnings, info
+    /// info, and verbose, debug and trace debug.
+    static func level(_ ffmpegLevel: Int32) -> Log.Level {
+        switch ffmpegLevel {
+        case ...AV_LOG_ERROR: return .error
+        case ...AV_LOG_WARNING: return .warning
+        case ...AV_LOG_INFO: return .info
+        default: return .debug
+        }
+    }
+}
+
+/// FFmpeg's log callback: formats one line without FFmpeg's `[name @ 0x…]` prefix (the address is
+/// noise in a log) and writes it with the component's name instead.
+private func ffmpegLogLine(_ context: UnsafeMutableRawPointer?, _ ffmpegLevel: Int32, _ format: UnsafePointer<CChar>?,
+                           _ arguments: CVaListPointer?) {
+    let log = FFmpegLog.log
+    let level = FFmpegLog.level(ffmpegLevel)
+    guard let format, let arguments, ffmpegLevel >= AV_LOG_PANIC, level >= log.minimum else { return }
+    withUnsafeTemporaryAllocation(of: CChar.self, capacity: 1024) { buffer in
+        var printPrefix: Int32 = 0
+        guard av_log_format_line2(context, ffmpegLevel, format, arguments, buffer.baseAddress, Int32(buffer.count),
+                                  &printPrefix) >= 0 else { return }
+        var suppressed: UInt = 0
+        guard cpl_log_once(buffer.baseAddress, &suppressed) != 0 else { return }
+        let message = TerminalText.sanitized(String(cString: buffer.baseAddress!).trimmingWhitespace())
+        guard !message.isEmpty else { return }
+        let component = context.flatMap { $0.load(as: UnsafePointer<AVClass>?.self) }
+            .flatMap { avClass in avClass.pointee.item_name?(context) }.map { String(cString: $0) } ?? "ffmpeg"
+        let label = String(cString: cpl_thread_label())
+        let repeated = suppressed > 0 ? " (the line before was repeated \(suppressed) more times)" : ""
+        log(level, "ffmpeg \(component)\(label.isEmpty ? "" : " [\(label)]"): \(message)\(repeated)")
+    }
+}

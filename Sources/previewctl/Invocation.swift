@@ -1,0 +1,77 @@
+import ArgumentParser
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+import PreviewCore
+
+/// One call of previewd: where its socket is and how to print its answer. A plain value, so the
+/// fast path (`QuickPath`) uses it without ArgumentParser's property wrappers.
+struct Invocation {
+    /// The control socket; nil for the default path.
+    var socket: String?
+    /// Print previewd's answer as JSON.
+    var json = false
+
+    /// Sends `command` to previewd and prints the answer: as JSON with --json, else through `human`.
+    /// Exit status: see `ExitStatus`.
+    func run(_ command: ControlCommand, human: (JSONValue) throws -> String) throws {
+        let path = socket ?? SocketPath.defaultPath()
+        let response: ControlResponse
+        do {
+            response = try ControlClient(path: path).send(command)
+        } catch {
+            throw Self.exit(error)
+        }
+        if json {
+            Output.print(Output.json(response.ok ? (response.result ?? .null) : .object([
+                "error": .object(["code": .string(response.error?.code.rawValue ?? "internal"),
+                                  "message": .string(response.error?.message ?? "")]),
+            ])))
+        }
+        guard response.ok else {
+            if !json { Output.error(response.error?.message ?? "previewd refused the command") }
+            throw ExitCode(ExitStatus.forError(response.error?.code))
+        }
+        if !json { Output.print(try human(response.result ?? .null)) }
+        // A catalog command that found results but none it could queue has not done what was asked.
+        if response.result?["results"] != nil, let report = try? response.result?.decode(as: CatalogReport.self),
+           report.firstQueueIndex == nil {
+            Output.error("none of the \(report.results.count) results has a playable preview; the queue is unchanged")
+            throw ExitCode(ExitStatus.forError(.noResults))
+        }
+    }
+
+    /// Subscribes and prints every event until the connection ends or previewctl is interrupted.
+    func watch(position: Bool) throws {
+        let path = socket ?? SocketPath.defaultPath()
+        do {
+            try ControlClient(path: path).stream(.subscribe(position: position)) { line in
+                if json {
+                    Output.print(String(decoding: line, as: UTF8.self))
+                } else if let event = try? JSONDecoder().decode(JSONValue.self, from: Data(line)) {
+                    Output.print(Output.event(event))
+                }
+            }
+        } catch {
+            throw Self.exit(error)
+        }
+        Output.error("previewd closed the connection")
+        throw ExitCode(ExitStatus.brokenAnswer)
+    }
+
+    private static func exit(_ error: ControlClient.Failure) -> ExitCode {
+        switch error {
+        case .unreachable(let path, let reason):
+            Output.error("cannot reach previewd at \(path) (\(reason)); is it running? Start it with: previewd")
+            return ExitCode(ExitStatus.noDaemon)
+        case .protocolError(let reason):
+            Output.error(reason)
+            return ExitCode(ExitStatus.brokenAnswer)
+        case .refused(let error):
+            Output.error(error.message)
+            return ExitCode(ExitStatus.forError(error.code))
+        }
+    }
+}
