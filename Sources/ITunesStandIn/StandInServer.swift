@@ -9,7 +9,7 @@ public final class StandInServer {
     /// The catalog's JSON file (with `{{BASE}}` placeholders) and the previews folder.
     public let catalogFile: URL
     public let previewsDirectory: URL
-    private let lock = NSLock()
+    private let lock = NSCondition()   // signalled when a request is logged
     private var catalog = StandInCatalog(tracks: [])   // protected by lock
     private var faults: [String: StandInFault] = [:]   // protected by lock; by path prefix
     private var previewDelayMs = 0                     // protected by lock
@@ -97,6 +97,16 @@ public final class StandInServer {
         return requests
     }
 
+    /// Waits up to `timeout` seconds for a logged request line that `matches`; true when one came.
+    public func waitForRequest(timeout: TimeInterval = 10, where matches: (String) -> Bool) -> Bool {
+        let deadline = Date(timeIntervalSinceNow: timeout)
+        lock.lock(); defer { lock.unlock() }
+        while !requests.contains(where: matches) {
+            guard lock.wait(until: deadline) else { return requests.contains(where: matches) }
+        }
+        return true
+    }
+
     // MARK: Serving
 
     private func acceptLoop(_ fd: Int32) {
@@ -134,7 +144,7 @@ public final class StandInServer {
             pending.removeFirst(headEnd! + 4)
             guard let head = HTTPRequestHead(text) else { return }
             let line = (text.split(separator: "\r\n").first.map(String.init) ?? "") + (head.headers["range"].map { " range=\($0)" } ?? "")
-            lock.lock(); requests.append(line)
+            lock.lock(); requests.append(line); lock.broadcast()
             lock.unlock()
             guard respond(to: head, on: fd) else { return }
             if head.headers["connection"]?.lowercased() == "close" { return }

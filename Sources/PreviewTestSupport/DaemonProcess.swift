@@ -44,6 +44,11 @@ public final class DaemonProcess {
 
     /// Runs previewctl against this daemon.
     public func ctl(_ arguments: String...) throws -> ProcessRunner.Result {
+        try ctl(arguments)
+    }
+
+    /// Runs previewctl against this daemon with `arguments`.
+    public func ctl(_ arguments: [String]) throws -> ProcessRunner.Result {
         guard let binary = BuildProducts.path("previewctl") else { throw TestSupportError("previewctl is not built") }
         return try ProcessRunner.run(binary, ["--socket", socketPath] + arguments)
     }

@@ -43,8 +43,8 @@ final class FaultMatrixEndToEndTests: DaemonTestCase {
         mark = recorder.sampleCount
         XCTAssertEqual(try daemon.ctl("play", "1").status, 0)
         XCTAssertNotNil(recorder.waitForTone(660, after: mark))
-        XCTAssertTrue(standIn.requestLog.contains { $0.contains("/previews/tone-660") && $0.contains("range=bytes=20000-") },
-                      "the dropped download is resumed with a Range request")
+        XCTAssertTrue(standIn.waitForRequest { $0.contains("/previews/tone-660") && $0.contains("range=bytes=20000-") },
+                      "the dropped download is resumed with a Range request: \(standIn.requestLog)")
         XCTAssertNil(try queue().items[1].failure)
     }
 

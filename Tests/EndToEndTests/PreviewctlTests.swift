@@ -28,6 +28,26 @@ final class PreviewctlTests: XCTestCase {
         }
     }
 
+    /// The plain commands are read by previewctl's fast path; a trailing `--` sends the same words
+    /// through ArgumentParser. Both must ask previewd the same and print the same.
+    func testTheFastPathAndArgumentParserAgree() throws {
+        let daemon = try DaemonProcess(arguments: ["--api-base", "http://127.0.0.1:9"])
+        defer { XCTAssertEqual(daemon.stop(), 0) }
+        for word in ["status", "queue", "next", "prev", "pause", "resume", "toggle", "stop", "clear", "share"] {
+            for flags in [[], ["--json"]] {
+                let fast = try daemon.ctl(flags + [word])
+                let parsed = try daemon.ctl(flags + [word, "--"])
+                XCTAssertEqual(fast.status, parsed.status, "\(flags) \(word)")
+                XCTAssertEqual(fast.stdout, parsed.stdout, "\(flags) \(word)")
+                XCTAssertEqual(fast.stderr, parsed.stderr, "\(flags) \(word)")
+            }
+        }
+        let unreachable = ["--socket", "/nonexistent/previewd.sock", "status"]
+        XCTAssertEqual(try previewctl(unreachable).status, 3)
+        XCTAssertEqual(try previewctl(unreachable + ["--"]).status, 3)
+        XCTAssertEqual(try previewctl(["--version"]).stdout, try previewctl(["--version", "--"]).stdout)
+    }
+
     func testVersionAndHelp() throws {
         let version = try previewctl(["--version"])
         XCTAssertEqual(version.status, 0)

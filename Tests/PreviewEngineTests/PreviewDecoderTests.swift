@@ -30,6 +30,45 @@ final class PreviewDecoderTests: XCTestCase {
         stride(from: 0, to: stereo.count - 1, by: 2).map { (stereo[$0] + stereo[$0 + 1]) / 2 }
     }
 
+    /// A prefetched neighbour decodes a head and parks (its FFmpeg objects freed); a second
+    /// decoder continues at the exact frame into the same buffer. Together they give the samples of
+    /// one uninterrupted decode, bit for bit.
+    func testAParkedHeadContinuesAtTheExactFrame() throws {
+        let bytes = try Data(contentsOf: Fixtures.tone(440))
+        let whole = decodeAll(bytes).samples
+        let source = PreviewBytes()
+        source.expect(length: bytes.count)
+        source.append(bytes)
+        source.finish()
+        let pcm = PCMBuffer(capacityFrames: PCMFormat.engine.sampleRate * 12)
+        let head = PCMFormat.engine.frames(milliseconds: 250)
+        let events = EventLog()
+        let stopped = DispatchSemaphore(value: 0)
+        let note = { @Sendable (event: PreviewDecoder.Event) in
+            events.append(event)
+            if case .ready = event { return }
+            stopped.signal()
+        }
+        PreviewDecoder(source: source, output: pcm, park: { $0 >= head }, onEvent: note).start()
+        XCTAssertEqual(stopped.wait(timeout: .now() + 30), .success)
+        guard case .parked(let parkedAt)? = events.all.last else { return XCTFail("\(events.all)") }
+        XCTAssertGreaterThanOrEqual(parkedAt, head)
+        XCTAssertLessThan(parkedAt, head + 2048, "it stops within one decoded frame of the head")
+        XCTAssertEqual(pcm.availableFrames, parkedAt)
+        XCTAssertFalse(pcm.isFinished, "a parked head leaves the buffer open for the rest")
+
+        PreviewDecoder(source: source, output: pcm, framesBefore: parkedAt, onEvent: note).start()
+        XCTAssertEqual(stopped.wait(timeout: .now() + 30), .success)
+        guard case .finished(let total)? = events.all.last else { return XCTFail("\(events.all)") }
+        XCTAssertEqual(events.all.filter { if case .ready = $0 { return true } else { return false } }.count, 1,
+                       "the continuing decoder does not announce the track again")
+        XCTAssertEqual(total, whole.count / 2, "the same number of frames as one decode")
+        var joined = [Float](repeating: 0, count: pcm.availableFrames * 2)
+        let n = joined.withUnsafeMutableBufferPointer { pcm.read(into: $0.baseAddress!, frames: pcm.availableFrames) }
+        XCTAssertEqual(n * 2, whole.count)
+        XCTAssertTrue(joined == whole, "head and continuation are one decode's samples, bit for bit")
+    }
+
     func testDecodesEachToneFixtureToItsFrequencyAtEngineRate() throws {
         let detector = ToneDetector(frequencies: Fixtures.toneFrequencies, sampleRate: 48_000)
         for hz in [440, 660, 880, 1100] {   // 44.1 kHz stereo, 22.05 kHz mono, 48 kHz stereo sources

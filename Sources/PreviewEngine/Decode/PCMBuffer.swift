@@ -24,8 +24,9 @@ public final class PCMBuffer: @unchecked Sendable {
         precondition(capacityFrames > 0)
         self.format = format
         self.capacityFrames = capacityFrames
+        // Not zero-filled: only written frames are ever read, and a large ring's untouched pages
+        // (a prefetched head uses a quarter of it) then stay out of resident memory.
         samples = .allocate(capacity: capacityFrames * format.channels)
-        samples.initialize(repeating: 0, count: capacityFrames * format.channels)
     }
 
     deinit { samples.deallocate() }

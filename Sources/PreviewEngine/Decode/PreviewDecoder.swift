@@ -10,10 +10,15 @@ import PreviewCore
 /// resample → the preview's `PCMBuffer`. FFmpeg's reads block, so this stays off Swift's cooperative
 /// pool; results are reported as values through `onEvent`, never thrown across threads.
 public final class PreviewDecoder: @unchecked Sendable {
-    /// What the decoder reports, in this order: `ready` at most once, then `finished` or `failed`.
+    /// What the decoder reports, in this order: `ready` at most once (not by a decoder that
+    /// continues another's work), then `parked`, `finished` or `failed`.
     public enum Event: Equatable, Sendable {
         /// The header is parsed and the first PCM is in the buffer. `durationMs` is the container's.
         case ready(durationMs: Int?)
+        /// The decoder stopped where its `park` rule said, after `frames` (counted from the track's
+        /// start frame); its FFmpeg objects are freed and the buffer is not finished: another
+        /// decoder may continue from there.
+        case parked(frames: Int)
         /// Every frame was decoded into the buffer (which is now finished).
         case finished(frames: Int)
         /// Decoding stopped; frames written before stay playable (the buffer is finished).
@@ -22,20 +27,27 @@ public final class PreviewDecoder: @unchecked Sendable {
 
     /// Where PCM goes; its cancellation flag also cancels this decoder.
     public let output: PCMBuffer
-    /// Where in the track the first frame written starts.
+    /// Where in the track the first frame written starts, in milliseconds.
     public let startMs: Int
+    /// Frames of the track already in `output` before this decoder's first (another decoder's).
+    public let framesBefore: Int
     /// Names the track in FFmpeg's log lines ("track 1440857781").
     public let label: String
     private let source: PreviewBytes
+    private let park: @Sendable (Int) -> Bool
     private let onEvent: @Sendable (Event) -> Void
 
-    /// A decoder of `source` into `output` from `startMs` on; call `start()` to begin.
-    public init(source: PreviewBytes, output: PCMBuffer, startMs: Int = 0, label: String = "preview",
-                onEvent: @escaping @Sendable (Event) -> Void) {
+    /// A decoder of `source` into `output` from `startMs` on; when another decoder already wrote
+    /// the first `framesBefore` frames from there, it writes from the frame after them. After each chunk it asks `park` with the frames
+    /// written so far (from `startMs`); true stops it there (`parked`). Call `start()` to begin.
+    public init(source: PreviewBytes, output: PCMBuffer, startMs: Int = 0, framesBefore: Int = 0, label: String = "preview",
+                park: @escaping @Sendable (Int) -> Bool = { _ in false }, onEvent: @escaping @Sendable (Event) -> Void) {
         self.source = source
         self.label = label
         self.output = output
         self.startMs = max(0, startMs)
+        self.framesBefore = max(0, framesBefore)
+        self.park = park
         self.onEvent = onEvent
     }
 
@@ -55,13 +67,24 @@ public final class PreviewDecoder: @unchecked Sendable {
         cpl_set_thread_label(label)
         defer { cpl_set_thread_label(nil) }
         var produced = 0
+        let channels = output.format.channels
         do throws(DecodeError) {
             let pipeline = try DecodePipeline(source: source, format: output.format, startMs: startMs,
                                               cancellation: output.cancellation)
             while let chunk = try pipeline.next() {
-                guard output.write(chunk.samples, frames: chunk.frames) else { throw .cancelled }
-                if produced == 0 { onEvent(.ready(durationMs: pipeline.containerDurationMs)) }
+                // Continuing a parked head: decode the head again (a quarter second of audio, well
+                // under a millisecond) and drop it, so the resampler's history is the head's and the
+                // first frame written follows it bit for bit, as a seek could not.
+                let skip = min(chunk.frames, max(0, framesBefore - produced))
+                if skip < chunk.frames {
+                    guard output.write(chunk.samples + skip * channels, frames: chunk.frames - skip) else { throw .cancelled }
+                }
+                if produced == 0, framesBefore == 0 { onEvent(.ready(durationMs: pipeline.containerDurationMs)) }
                 produced += chunk.frames
+                if park(produced) {
+                    onEvent(.parked(frames: produced))
+                    return
+                }
             }
             guard produced > 0 else { throw .noAudio }
             output.finish()

@@ -17,13 +17,15 @@ public enum FFmpegLog {
     }
 
     /// previewd's level for FFmpeg's: panic, fatal and error are errors, warnings warnings, info
-    /// info, and verbose, debug and trace debug.
-    static func level(_ ffmpegLevel: Int32) -> Log.Level {
+    /// info, verbose debug; nil for FFmpeg's own debug and trace levels (a line per box and packet,
+    /// for FFmpeg's developers), which are dropped.
+    static func level(_ ffmpegLevel: Int32) -> Log.Level? {
         switch ffmpegLevel {
         case ...AV_LOG_ERROR: return .error
         case ...AV_LOG_WARNING: return .warning
         case ...AV_LOG_INFO: return .info
-        default: return .debug
+        case ...AV_LOG_VERBOSE: return .debug
+        default: return nil
         }
     }
 }
@@ -33,8 +35,8 @@ public enum FFmpegLog {
 private func ffmpegLogLine(_ context: UnsafeMutableRawPointer?, _ ffmpegLevel: Int32, _ format: UnsafePointer<CChar>?,
                            _ arguments: CVaListPointer?) {
     let log = FFmpegLog.log
-    let level = FFmpegLog.level(ffmpegLevel)
-    guard let format, let arguments, ffmpegLevel >= AV_LOG_PANIC, level >= log.minimum else { return }
+    guard let format, let arguments, ffmpegLevel >= AV_LOG_PANIC, let level = FFmpegLog.level(ffmpegLevel),
+          level >= log.minimum else { return }
     withUnsafeTemporaryAllocation(of: CChar.self, capacity: 1024) { buffer in
         var printPrefix: Int32 = 0
         guard av_log_format_line2(context, ffmpegLevel, format, arguments, buffer.baseAddress, Int32(buffer.count),

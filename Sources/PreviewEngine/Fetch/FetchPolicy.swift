@@ -12,8 +12,13 @@ public struct FetchPolicy: Sendable {
     public var maxPreviewBytes: Int { memoryBudget / (1 + prefetchAhead + prefetchBehind) }
     /// An optional disk cache of whole previews.
     public var cache: PreviewCache?
-    /// Decoded audio held ahead of the output per track, in milliseconds.
-    public var pcmAheadMs = 1_000
+    /// Decoded audio held ahead of the output per track, in milliseconds: 12 × PulseAudio's default
+    /// 40 ms, refilled in quarter-ring batches by a decoder that runs about 1,000 × real time.
+    public var pcmAheadMs = 500
+    /// Decoded audio a prefetched neighbour holds before its decoder parks (freeing its FFmpeg
+    /// objects) until the neighbour is wanted: enough to start at once, and more than a decoder
+    /// needs to open and catch up (under 1 ms).
+    public var prefetchHeadMs = 250
     /// Tracks after the current one (in play order) downloaded and decoded ahead.
     public var prefetchAhead = 1
     /// Tracks before the current one downloaded and decoded ahead, so `prev` is instant too.

@@ -68,6 +68,7 @@ extension Player {
            slot.pcm.consumedFrames == 0 || sink.currentFeed == ObjectIdentifier(slot.pcm) {
             prefetched[index] = nil
             current = slot
+            slot.decodeWhole()
             if enqueued === slot { enqueued = nil }
             log(.debug, "loading \(index) from the prefetched slot \(request)")
             if slot.hasAudio { followUps.append(.trackReady(request)) }
@@ -94,13 +95,14 @@ extension Player {
         return download
     }
 
-    /// A new slot decoding `download` from `startMs`, reporting through the player's event stream.
-    func makeSlot(_ index: Int, startMs: Int, download: PreviewDownload) -> PreviewSlot {
+    /// A new slot decoding `download` from `startMs` (only its head when `headMs` is given),
+    /// reporting through the player's event stream.
+    func makeSlot(_ index: Int, startMs: Int, download: PreviewDownload, headMs: Int? = nil) -> PreviewSlot {
         nextSlotID += 1
         let events = eventSink
         let label = queue[safe: index]?.track.trackId.map { "track \($0)" } ?? "queue item \(index)"
         return PreviewSlot(id: nextSlotID, index: index, startMs: startMs, download: download, policy: policy,
-                           format: sink.format, label: label) { id, event in events.yield(.decoder(slot: id, event)) }
+                           format: sink.format, label: label, headMs: headMs) { id, event in events.yield(.decoder(slot: id, event)) }
     }
 
     /// Cancels the prefetched slots and downloads (and the current slot unless kept).

@@ -11,6 +11,10 @@ extension Player {
     }
 
     private func decoderEvent(_ event: PreviewDecoder.Event, slot id: UInt64) {
+        switch event {
+        case .parked, .finished: MemoryTrim.afterRelease()   // its FFmpeg objects were just freed
+        case .ready, .failed: break
+        }
         if let slot = current, slot.id == id {
             slot.record(event)
             guard let request = transport.currentRequest else { return }
@@ -20,7 +24,7 @@ extension Player {
                 try? apply(.trackReady(request))
             case .finished(let frames):
                 durationMs[id] = slot.startMs + sink.format.milliseconds(frames: frames)
-            case .failed(.cancelled, _):
+            case .failed(.cancelled, _), .parked:
                 break
             case .failed(let error, let framesBefore):
                 if framesBefore == 0 {

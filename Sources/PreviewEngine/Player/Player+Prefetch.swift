@@ -39,7 +39,7 @@ extension Player {
         let currentDone = current.map { $0.download.bytes.isComplete || $0.download.hasFailed } ?? true
         for i in wanted.keys.sorted() where prefetched[i] == nil && currentDone {
             guard let item = queue[safe: i], item.isPlayable, let url = item.track.fetchablePreviewURL else { continue }
-            prefetched[i] = makeSlot(i, startMs: 0, download: downloadFor(i, url: url))
+            prefetched[i] = makeSlot(i, startMs: 0, download: downloadFor(i, url: url), headMs: policy.prefetchHeadMs)
         }
         updateEnqueued()
     }
@@ -55,6 +55,7 @@ extension Player {
         }
         guard follower !== enqueued else { return }
         enqueued = follower
+        follower?.decodeWhole()
         sink.enqueue(follower?.pcm)
     }
 

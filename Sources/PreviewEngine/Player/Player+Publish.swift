@@ -31,7 +31,7 @@ extension Player {
         if (now.index != before.index || now.trackID != before.trackID), let i = index, let item = queue[safe: i] {
             hub?.publish(.track(index: i, item.track))
         }
-        if now.index != before.index || now.queueVersion != before.queueVersion { MemoryTrim.afterTrackChange() }
+        if now.index != before.index || now.queueVersion != before.queueVersion { MemoryTrim.afterRelease() }
         if now.state != before.state || now.index != before.index { hub?.publish(.state(now.state, index: index)) }
         if now.volume != before.volume || now.muted != before.muted { hub?.publish(.volume(volume, muted: muted)) }
         if now.repeatMode != before.repeatMode || now.shuffle != before.shuffle {

@@ -4,12 +4,15 @@ import FoundationEssentials
 import Foundation
 #endif
 import PreviewCore
+import Synchronization
 
 /// One decoding of a track: a decoder reading the track's shared download from `startMs`, and the
-/// PCM it produces for the output. The current track has one; so do the prefetched neighbours, whose
-/// first seconds are decoded ahead so `next` and `prev` only swap a slot. Cancelling a slot stops
-/// its decoder only; the download is shared and outlives it.
-public final class PreviewSlot: @unchecked Sendable {  // `_phase` is guarded by `phaseLock`
+/// PCM it produces for the output. The current track has one; so do the prefetched neighbours, which
+/// decode only a head (`headMs`) and then park their decoder, freeing its FFmpeg objects (about
+/// 0.6 MB), so `next` and `prev` only swap a slot; `decodeWhole()` (when the slot becomes current or
+/// the output's follower) starts a decoder that continues at the exact frame the head ended.
+/// Cancelling a slot stops its decoder only; the download is shared and outlives it.
+public final class PreviewSlot: @unchecked Sendable {  // `_phase` is guarded by `phaseLock`, `decoding` by itself
     /// How far the decoder has come.
     public enum Phase: Equatable, Sendable {
         case decoding, ready, finished, failed(String)
@@ -25,20 +28,65 @@ public final class PreviewSlot: @unchecked Sendable {  // `_phase` is guarded by
     public let download: PreviewDownload
     /// The decoded audio, for the output to play.
     public let pcm: PCMBuffer
-    private let decoder: PreviewDecoder
+    private let label: String
+    private let onEvent: @Sendable (PreviewDecoder.Event) -> Void
     private let phaseLock = Lock()
     private var _phase = Phase.decoding   // protected by phaseLock
 
-    /// Starts decoding `download` from `startMs` (`label` names the track in FFmpeg's log lines); events come to `onEvent` from the decoder thread.
+    /// Which decoder runs and whether it stops after the head; one lock, so a decoder deciding to
+    /// park and `decodeWhole()` deciding to continue cannot miss each other.
+    private struct Decoding {
+        var decoder: PreviewDecoder?
+        /// Frames to decode before parking; nil once the whole track is wanted.
+        var headFrames: Int?
+        /// Frames written when the decoder parked; nil while one runs.
+        var parkedAt: Int?
+    }
+    private let decoding: Mutex<Decoding>
+
+    /// Starts decoding `download` from `startMs`: only its first `headMs` when given, else all of
+    /// it. `label` names the track in FFmpeg's log lines; events come to `onEvent` from decoder threads.
     public init(id: UInt64, index: Int, startMs: Int, download: PreviewDownload, policy: FetchPolicy,
-                format: PCMFormat, label: String, onEvent: @escaping @Sendable (UInt64, PreviewDecoder.Event) -> Void) {
+                format: PCMFormat, label: String, headMs: Int? = nil,
+                onEvent: @escaping @Sendable (UInt64, PreviewDecoder.Event) -> Void) {
         self.id = id
         self.index = index
         self.startMs = startMs
         self.download = download
+        self.label = label
+        self.onEvent = { onEvent(id, $0) }
         pcm = PCMBuffer(format: format, capacityFrames: format.frames(milliseconds: policy.pcmAheadMs))
-        decoder = PreviewDecoder(source: download.bytes, output: pcm, startMs: startMs, label: label) { onEvent(id, $0) }
+        decoding = Mutex(Decoding(headFrames: headMs.map { format.frames(milliseconds: $0) }))
+        startDecoder(framesBefore: 0)
+    }
+
+    /// Makes sure the whole track gets decoded: a parked head goes on from where it stopped. Call
+    /// when the slot becomes current or the output's follower.
+    public func decodeWhole() {
+        let parkedAt = decoding.withLock { d -> Int? in
+            d.headFrames = nil
+            defer { d.parkedAt = nil }
+            return d.parkedAt
+        }
+        if let parkedAt { startDecoder(framesBefore: parkedAt) }
+    }
+
+    private func startDecoder(framesBefore: Int) {
+        let decoder = PreviewDecoder(source: download.bytes, output: pcm, startMs: startMs, framesBefore: framesBefore,
+                                     label: label, park: { [weak self] in self?.parks(after: $0) ?? false },
+                                     onEvent: onEvent)
+        decoding.withLock { $0.decoder = decoder }
         decoder.start()
+    }
+
+    /// True when the decoder should stop after `produced` frames: the head is done and nobody
+    /// wants the whole track yet. Records where it stopped.
+    private func parks(after produced: Int) -> Bool {
+        decoding.withLock { d in
+            guard let head = d.headFrames, produced >= head else { return false }
+            d.parkedAt = produced
+            return true
+        }
     }
 
     /// Where the decoder is.
@@ -51,7 +99,7 @@ public final class PreviewSlot: @unchecked Sendable {  // `_phase` is guarded by
     public func record(_ event: PreviewDecoder.Event) {
         phaseLock.lock(); defer { phaseLock.unlock() }
         switch event {
-        case .ready: if _phase == .decoding { _phase = .ready }
+        case .ready, .parked: if _phase == .decoding { _phase = .ready }
         case .finished: _phase = .finished
         case .failed(.cancelled, _): break
         case .failed(let error, let before): _phase = before > 0 ? .finished : .failed(error.message)
@@ -77,5 +125,12 @@ public final class PreviewSlot: @unchecked Sendable {  // `_phase` is guarded by
     }
 
     /// Stops the decoder; a blocked read or wait returns at once. The download goes on.
-    public func cancel() { decoder.cancel() }
+    public func cancel() {
+        let decoder = decoding.withLock { d -> PreviewDecoder? in
+            d.headFrames = nil   // a parked head stays parked
+            d.parkedAt = nil
+            return d.decoder
+        }
+        decoder?.cancel()
+    }
 }

@@ -55,8 +55,8 @@ public struct Log: Sendable {
     /// Writes `message` at `level`.
     public func callAsFunction(_ level: Level, _ message: @autoclosure () -> String) {
         guard level >= minimum else { return }
-        let head = style == .journal ? level.journalPrefix : Self.localTime() + " previewd \(level):"
-        let line = Array("\(head) \(message())\n".utf8)
+        let head = style == .journal ? level.journalPrefix : Self.localTime() + " previewd \(level): "
+        let line = Array("\(head)\(message())\n".utf8)
         line.withUnsafeBytes { bytes in
             var offset = 0
             while offset < bytes.count {   // one write per line in practice; stderr may be a pipe

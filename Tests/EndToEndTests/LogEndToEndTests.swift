@@ -1,0 +1,66 @@
+import Foundation
+import ITunesStandIn
+import PreviewTestSupport
+import XCTest
+
+/// previewd's log as a person and as systemd read it: local time on a terminal or in a file,
+/// priorities for the journal, and FFmpeg's own messages in it, named by track.
+final class LogEndToEndTests: DaemonTestCase {
+    /// "2026-11-23 16:04:05.123 previewd info: …"
+    private let stamped = try! NSRegularExpression(pattern: #"^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}\.\d{3} previewd (debug|info|warning|error): "#)
+
+    func testLinesCarryLocalTimeAndAGoodPreviewMakesFFmpegSayNothing() throws {
+        try startOnSharedServer()
+        let mark = recorder.sampleCount
+        XCTAssertEqual(try daemon.ctl("search", "sine waves").status, 0)
+        expectTone(440, after: mark, "the first track")
+        XCTAssertEqual(daemon.stop(), 0)
+        let lines = daemon.log.split(separator: "\n").map(String.init)
+        XCTAssertFalse(lines.isEmpty)
+        for line in lines {
+            XCTAssertNotNil(stamped.firstMatch(in: line, range: NSRange(line.startIndex..., in: line)), line)
+        }
+        XCTAssertFalse(daemon.log.contains("ffmpeg"), "FFmpeg has nothing to say at the default level:\n\(daemon.log)")
+        daemon = nil
+    }
+
+    func testFFmpegErrorsNameTheirTrack() throws {
+        try startOnSharedServer()
+        standIn.setFault(.body(Array("#EXTM3U\n".utf8), contentType: "audio/mp4"), forPathPrefix: "/previews/tone-440")
+        let mark = recorder.sampleCount
+        XCTAssertEqual(try daemon.ctl("search", "sine waves").status, 0)
+        expectTone(660, after: mark, "the next track after the broken one")
+        XCTAssertEqual(daemon.stop(), 0)
+        let ffmpeg = daemon.log.split(separator: "\n").filter { $0.contains(" ffmpeg ") }
+        XCTAssertTrue(ffmpeg.contains { $0.contains("previewd error: ffmpeg mov,mp4,m4a,3gp,3g2,mj2 [track 1001]: ") },
+                      "FFmpeg's error about the broken preview, at error level, with its track:\n\(daemon.log)")
+        daemon = nil
+    }
+
+    func testUnderSystemdLinesCarryPrioritiesAndNoTime() throws {
+        guard let previewd = BuildProducts.path("previewd") else { throw TestSupportError("previewd not built") }
+        let directory = NSTemporaryDirectory() + "previewd-journal-\(getpid())"
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let logFile = directory + "/stderr", socket = directory + "/previewd.sock"
+        FileManager.default.createFile(atPath: logFile, contents: nil)
+        var info = stat()
+        XCTAssertEqual(stat(logFile, &info), 0)
+        // systemd names the stream it gives a service as stderr: device:inode.
+        var environment = ProcessInfo.processInfo.environment
+        environment["JOURNAL_STREAM"] = "\(info.st_dev):\(info.st_ino)"
+        let child = try ChildProcess("/bin/sh", ["-c", #"exec "$0" "$@" 2>>"$LOG""#, previewd, "--socket", socket,
+                                                 "--api-base", standIn.baseURL, "--log-level", "debug"],
+                                     environment: environment.merging(["LOG": logFile]) { $1 })
+        let deadline = Date(timeIntervalSinceNow: 20)
+        while !FileManager.default.fileExists(atPath: socket), child.isRunning, Date() < deadline { usleep(10_000) }
+        child.signal(SIGTERM)
+        XCTAssertEqual(child.wait(timeout: 20), 0)
+        let lines = try String(contentsOfFile: logFile, encoding: .utf8).split(separator: "\n")
+        XCTAssertTrue(lines.contains { $0.hasPrefix("<6>previewd ") && $0.contains("listening on") }, lines.joined(separator: "\n"))
+        for line in lines {
+            XCTAssertTrue(["<3>", "<4>", "<6>", "<7>"].contains(String(line.prefix(3))), String(line))
+            XCTAssertFalse(line.contains("previewd info:"), "no time and level words under the journal: \(line)")
+        }
+    }
+}
