@@ -22,9 +22,14 @@ struct ClientOptions: ParsableArguments {
         try invocation.run(command, human: human)
     }
 
+    /// Sends `command` and prints the answer, its result decoded as `Report` (see `Invocation.run`).
+    func run<Report: Decodable>(_ command: ControlCommand, as: Report.Type, human: (Report) -> String) throws {
+        try invocation.run(command, as: Report.self, human: human)
+    }
+
     /// Sends a plain command and prints the answer.
     func run(_ command: PlainCommand) throws {
-        try invocation.run(command.request, human: command.human)
+        try command.run(invocation)
     }
 
     /// Subscribes and prints every event (see `Invocation.watch`).

@@ -24,11 +24,17 @@ struct ControlClient {
 
     /// Sends `command` and returns the daemon's response.
     func send(_ command: ControlCommand) throws(Failure) -> ControlResponse {
+        try send(command, as: ControlResponse.self)
+    }
+
+    /// Sends `command` and decodes the daemon's response line as `Answer` (in one pass, so a
+    /// result can be decoded straight into its report type).
+    func send<Answer: Decodable>(_ command: ControlCommand, as: Answer.Type) throws(Failure) -> Answer {
         let fd = try dial(command)
         defer { close(fd) }
         var reader = LineReader(fd: fd, timeoutSeconds: timeoutSeconds)
         guard let first = try reader.next() else { throw .protocolError("previewd closed the connection without answering") }
-        do { return try JSONDecoder().decode(ControlResponse.self, from: Data(first)) }
+        do { return try JSONDecoder().decode(Answer.self, from: Data(first)) }
         catch { throw .protocolError("previewd's answer is not a response") }
     }
 

@@ -14,6 +14,30 @@ struct Invocation {
     /// Print previewd's answer as JSON.
     var json = false
 
+    /// Sends `command` to previewd and prints the answer: as JSON with --json, else its result
+    /// decoded straight into `Report` (one pass over the line) through `human`.
+    func run<Report: Decodable>(_ command: ControlCommand, as: Report.Type, human: (Report) -> String) throws {
+        if json { return try run(command) { _ in "" } }
+        let response: TypedResponse<Report>
+        do {
+            response = try ControlClient(path: socket ?? SocketPath.defaultPath()).send(command, as: TypedResponse<Report>.self)
+        } catch {
+            throw Self.exit(error)
+        }
+        guard response.ok, let result = response.result else {
+            Output.error(response.error?.message ?? "previewd refused the command")
+            throw ExitCode(ExitStatus.forError(response.error?.code))
+        }
+        Output.print(human(result))
+    }
+
+    /// previewd's answer with its result decoded as `Report`.
+    private struct TypedResponse<Report: Decodable>: Decodable {
+        var ok: Bool
+        var result: Report?
+        var error: ControlError?
+    }
+
     /// Sends `command` to previewd and prints the answer: as JSON with --json, else through `human`.
     /// Exit status: see `ExitStatus`.
     func run(_ command: ControlCommand, human: (JSONValue) throws -> String) throws {

@@ -44,8 +44,7 @@ enum Output {
     }
 
     /// The human form of a status report.
-    static func status(_ value: JSONValue) throws -> String {
-        let s = try value.decode(as: StatusReport.self)
+    static func status(_ s: StatusReport) -> String {
         let symbol = ["playing": "▶", "paused": "⏸", "loading": "…", "stopped": "■", "idle": "·"][s.state.rawValue] ?? ""
         var lines: [String] = []
         var head = "\(symbol) \(s.state.rawValue)"
@@ -68,8 +67,7 @@ enum Output {
     }
 
     /// The human form of a queue report: `▶` marks the current item, `✗` the failed ones.
-    static func queue(_ value: JSONValue) throws -> String {
-        let q = try value.decode(as: QueueReport.self)
+    static func queue(_ q: QueueReport) -> String {
         guard !q.items.isEmpty else { return "(the queue is empty)" }
         return q.items.enumerated().map { i, item in
             let mark = i == q.index ? "▶" : (item.failure != nil ? "✗" : " ")
@@ -136,8 +134,8 @@ enum Output {
     }
 
     /// The human form of `share`: the line alone.
-    static func share(_ value: JSONValue) throws -> String {
-        TerminalText.sanitized(try value.decode(as: ShareReport.self).line)
+    static func share(_ report: ShareReport) -> String {
+        TerminalText.sanitized(report.line)
     }
 
     /// One event as a short line (`watch`).

@@ -21,12 +21,12 @@ enum PlainCommand: String, CaseIterable {
         }
     }
 
-    /// The human form of previewd's answer.
-    var human: (JSONValue) throws -> String {
+    /// Sends the command and prints previewd's answer (JSON with --json, else the human form).
+    func run(_ invocation: Invocation) throws {
         switch self {
-        case .queue: return Output.queue
-        case .share: return Output.share
-        default: return Output.status
+        case .queue: try invocation.run(request, as: QueueReport.self, human: Output.queue)
+        case .share: try invocation.run(request, as: ShareReport.self, human: Output.share)
+        default: try invocation.run(request, as: StatusReport.self, human: Output.status)
         }
     }
 }

@@ -46,7 +46,7 @@ enum QuickPath {
             return 0
         case .plain(let command, let socket, let json)?:
             do {
-                try Invocation(socket: socket, json: json).run(command.request, human: command.human)
+                try command.run(Invocation(socket: socket, json: json))
                 return 0
             } catch let status as ExitCode {
                 return status.rawValue

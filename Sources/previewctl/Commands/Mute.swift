@@ -18,7 +18,7 @@ extension Previewctl {
         var state: Switch?
 
         func run() throws {
-            try root.options.run(.mute(state.map { $0 == .on }), human: Output.status)
+            try root.options.run(.mute(state.map { $0 == .on }), as: StatusReport.self, human: Output.status)
         }
     }
 }

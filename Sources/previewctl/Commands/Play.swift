@@ -1,4 +1,5 @@
 import ArgumentParser
+import PreviewCore
 
 extension Previewctl {
     /// `previewctl play [INDEX]`: play a queue item, or resume.
@@ -21,7 +22,7 @@ extension Previewctl {
         }
 
         func run() throws {
-            try root.options.run(.play(index: index), human: Output.status)
+            try root.options.run(.play(index: index), as: StatusReport.self, human: Output.status)
         }
     }
 }

@@ -27,7 +27,7 @@ extension Previewctl {
         }
 
         func run() throws {
-            try root.options.run(.remove(index: index), human: Output.status)
+            try root.options.run(.remove(index: index), as: StatusReport.self, human: Output.status)
         }
     }
 
@@ -48,7 +48,7 @@ extension Previewctl {
         }
 
         func run() throws {
-            try root.options.run(.move(from: from, to: to), human: Output.status)
+            try root.options.run(.move(from: from, to: to), as: StatusReport.self, human: Output.status)
         }
     }
 

@@ -18,7 +18,7 @@ extension Previewctl {
         var mode: RepeatMode
 
         func run() throws {
-            try root.options.run(.setRepeat(mode), human: Output.status)
+            try root.options.run(.setRepeat(mode), as: StatusReport.self, human: Output.status)
         }
     }
 }

@@ -28,7 +28,7 @@ extension Previewctl {
         }
 
         func run() throws {
-            try root.options.run(.seek(SeekTarget(position[0])!), human: Output.status)
+            try root.options.run(.seek(SeekTarget(position[0])!), as: StatusReport.self, human: Output.status)
         }
     }
 }

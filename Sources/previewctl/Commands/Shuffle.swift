@@ -17,7 +17,7 @@ extension Previewctl {
         var state: Switch
 
         func run() throws {
-            try root.options.run(.setShuffle(state == .on), human: Output.status)
+            try root.options.run(.setShuffle(state == .on), as: StatusReport.self, human: Output.status)
         }
     }
 }

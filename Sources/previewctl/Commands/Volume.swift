@@ -26,7 +26,7 @@ extension Previewctl {
         }
 
         func run() throws {
-            try root.options.run(.volume(level.first.flatMap(VolumeChange.init)), human: Output.status)
+            try root.options.run(.volume(level.first.flatMap(VolumeChange.init)), as: StatusReport.self, human: Output.status)
         }
     }
 }
