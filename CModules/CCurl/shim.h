@@ -4,6 +4,8 @@
 #define CCURL_SHIM_H
 
 #include <curl/curl.h>
+#include <netinet/in.h>
+#include <string.h>
 
 /// The body and header callbacks' shape (CURLOPT_WRITEFUNCTION, CURLOPT_HEADERFUNCTION).
 typedef size_t (*ccurl_data_callback)(char *data, size_t size, size_t count, void *context);
@@ -24,6 +26,29 @@ static inline CURLcode ccurl_set_pointer(CURL *easy, CURLoption option, void *va
 static inline CURLcode ccurl_set_callback(CURL *easy, CURLoption option, ccurl_data_callback value) {
     return curl_easy_setopt(easy, option, value);
 }
+/// The shape of CURLOPT_OPENSOCKETFUNCTION's callback: returns the new socket, or
+/// CURL_SOCKET_BAD to refuse the connection.
+typedef curl_socket_t (*ccurl_opensocket_callback)(void *context, curlsocktype purpose, struct curl_sockaddr *address);
+
+/// curl_easy_setopt with the open-socket callback (every connection's address passes through it).
+static inline CURLcode ccurl_set_opensocket(CURL *easy, ccurl_opensocket_callback value) {
+    return curl_easy_setopt(easy, CURLOPT_OPENSOCKETFUNCTION, value);
+}
+
+/// Copies the IP address of `address` into `bytes` (room for 16): returns 4 for IPv4, 16 for IPv6,
+/// 0 for any other family.
+static inline int ccurl_sockaddr_ip(const struct curl_sockaddr *address, unsigned char *bytes) {
+    if (address->family == AF_INET && address->addrlen >= sizeof(struct sockaddr_in)) {
+        memcpy(bytes, &((const struct sockaddr_in *)&address->addr)->sin_addr, 4);
+        return 4;
+    }
+    if (address->family == AF_INET6 && address->addrlen >= sizeof(struct sockaddr_in6)) {
+        memcpy(bytes, &((const struct sockaddr_in6 *)&address->addr)->sin6_addr, 16);
+        return 16;
+    }
+    return 0;
+}
+
 /// curl_multi_setopt with a long.
 static inline CURLMcode ccurl_multi_set_long(CURLM *multi, CURLMoption option, long value) {
     return curl_multi_setopt(multi, option, value);

@@ -15,7 +15,7 @@ public enum Fixtures {
     }
 
     /// Every tone frequency the fixtures use, in Hz.
-    public static let toneFrequencies: [Double] = [440, 550, 660, 770, 880, 990, 1100]
+    public static let toneFrequencies: [Double] = [440, 550, 660, 770, 880, 990, 1100, 1250, 1400]
 
     /// The bundled catalog (iTunes JSON with `{{BASE}}` where the server's address goes).
     public static var catalog: URL { directory.appendingPathComponent("catalog.json") }

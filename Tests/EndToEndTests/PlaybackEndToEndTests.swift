@@ -92,6 +92,23 @@ final class PlaybackEndToEndTests: SharedServerTestCase {
         XCTAssertEqual(report.index, 1)
     }
 
+    /// Previews whose frames change shape mid-stream (MP3: stereo → mono → 48 kHz stereo, about
+    /// 6.1 s at 1250 Hz; AAC: mono → stereo, 4 s at 1400 Hz) are heard whole at their pitch, one
+    /// after the other, and previewd stays up.
+    func testStreamsThatChangeShapePlayWholeAtTheirPitch() throws {
+        let mark = recorder.sampleCount
+        XCTAssertEqual(try daemon.ctl("search", "shape shifters").status, 0)
+        let mp3 = try XCTUnwrap(recorder.waitForTone(1250, after: mark), "the MP3 preview")
+        let aac = try XCTUnwrap(recorder.waitForTone(1400, after: mp3), "the AAC preview after it")
+        let end = try XCTUnwrap(recorder.waitForSilence(lasting: 0.5, after: aac), "the queue ends")
+        XCTAssertEqual(recorder.toneSequence(after: mark), [1250, 1400], "each at its own pitch, nothing else")
+        let rate = Double(recorder.sampleRate)
+        XCTAssertEqual(Double(aac - mp3) / rate, 6.1, accuracy: 0.4, "the MP3 preview is heard whole")
+        XCTAssertEqual(Double(end - aac) / rate, 4.0, accuracy: 0.4, "the AAC preview is heard whole")
+        XCTAssertTrue(daemon.isRunning)
+        XCTAssertTrue(try queue().items.allSatisfy { $0.failure == nil })
+    }
+
     func testBrokenPreviewIsMarkedFailedAndTheNextPlays() throws {
         // "Square Roots": no preview (shown, not queued), then a 404 preview, then a good one (660 Hz).
         let mark = recorder.sampleCount

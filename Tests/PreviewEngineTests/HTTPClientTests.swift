@@ -13,8 +13,11 @@ final class HTTPClientTests: StandInTestCase {
         Array(try! Data(contentsOf: Fixtures.directory.appendingPathComponent("previews/tone-440.m4a")))
     }
 
+    /// A GET of `path` on the stand-in, which (on loopback) is the request's one local origin, as
+    /// previewd's API base is.
     private func request(_ path: String, _ configure: (inout HTTPRequest) -> Void = { _ in }) -> HTTPRequest {
         var request = HTTPRequest(url: server.baseURL + path)
+        request.localOrigin = origin
         configure(&request)
         return request
     }
@@ -90,6 +93,50 @@ final class HTTPClientTests: StandInTestCase {
         XCTAssertEqual(server.requestLog.filter { $0.contains("/loop") }.count, 4, "the first request and three redirects")
     }
 
+    /// A service on this machine (a second stand-in) is never reached, however its address is
+    /// spelled and whether it is asked for directly or through a redirect: the address connected to is
+    /// checked, not the URL's text. Only the request's own local origin may be on loopback.
+    func testLocalAddressesAreRefusedHoweverTheyAreSpelled() async throws {
+        let service = StandInServer(catalogFile: Fixtures.catalog, previewsDirectory: Fixtures.directory.appendingPathComponent("previews"))
+        try service.start()
+        defer { service.stop() }
+        let p = service.port
+        let disguises = ["http://127.0.0.1:\(p)/", "http://2130706433:\(p)/", "http://0x7f.1:\(p)/", "http://0177.0.0.1:\(p)/",
+                         "http://127.1:\(p)/", "http://127.0.0.1.:\(p)/", "http://localhost:\(p)/", "http://localhost.:\(p)/",
+                         "http://user:secret@127.0.0.1:\(p)/", "http://0.0.0.0:\(p)/", "http://%31%32%37.0.0.1:\(p)/",
+                         "http://[::ffff:127.0.0.1]:\(p)/", "http://[0:0:0:0:0:0:0:1]:\(p)/", "http://[::1]:\(p)/"]
+        let client = HTTPClient()
+        for url in disguises {
+            var direct = HTTPRequest(url: url)
+            direct.localOrigin = origin   // the API's origin, not the service's
+            do {
+                _ = try await client.response(to: direct, limit: 1 << 20)
+                XCTFail("\(url) was fetched")
+            } catch {
+                guard case .transport(let why) = error else { XCTFail("\(url): \(error)"); continue }
+                // A name that does not resolve here (a trailing dot) or that curl will not parse (a
+                // percent-encoded host) fails before any connection; every other spelling reaches the check.
+                if !url.contains("%"), !url.contains(".:") {
+                    XCTAssertTrue(why.hasPrefix("refused to connect to "), "\(url): \(why)")
+                }
+            }
+            server.setFault(.redirect(to: url + "previews/tone-440.m4a"), forPathPrefix: "/hop")
+            do {
+                _ = try await client.response(to: request("/hop"), limit: 1 << 20)
+                XCTFail("a redirect to \(url) was followed")
+            } catch {
+                XCTAssertNotEqual(error, .cancelled, url)
+            }
+        }
+        XCTAssertEqual(service.connectionCount, 0, "the local service was reached: \(service.requestLog)")
+        var noOrigin = request(previewPath)
+        noOrigin.localOrigin = nil
+        // A fresh client: a kept-alive connection to the origin would be reused without a new check
+        // (reuse only ever joins the same host and port, which was allowed when it was connected).
+        let why = await transportFailure(HTTPClient(), noOrigin)
+        XCTAssertEqual(why, "refused to connect to 127.0.0.1, a loopback address", "even the stand-in, when it is not the API")
+    }
+
     func testNoByteWithinTheStallTimeoutIsATimeout() async throws {
         let client = HTTPClient()
         server.setFault(.delay(milliseconds: 4000), forPathPrefix: "/slow")
@@ -105,7 +152,9 @@ final class HTTPClientTests: StandInTestCase {
         let client = HTTPClient()
         let port = server.port
         server.stop()
-        let why = await transportFailure(client, HTTPRequest(url: "http://127.0.0.1:\(port)/x"))
+        var unreachable = HTTPRequest(url: "http://127.0.0.1:\(port)/x")
+        unreachable.localOrigin = "127.0.0.1:\(port)"
+        let why = await transportFailure(client, unreachable)
         XCTAssertTrue(why.lowercased().contains("connect"), why)
         try server.start()
     }
@@ -147,9 +196,11 @@ final class HTTPClientTests: StandInTestCase {
         defer { tls.stop(signal: SIGKILL) }   // a helper with nothing to save; it may not end on SIGINT
         XCTAssertTrue(tls.waitFor("ACCEPT"), tls.output)
         let client = HTTPClient()
-        let why = await transportFailure(client, HTTPRequest(url: "https://127.0.0.1:\(port)/"))
+        var untrusted = HTTPRequest(url: "https://127.0.0.1:\(port)/")
+        untrusted.localOrigin = "127.0.0.1:\(port)"
+        let why = await transportFailure(client, untrusted)
         XCTAssertTrue(why.lowercased().contains("certificate"), "a certificate no trusted authority signed is refused: \(why)")
-        var trusted = HTTPRequest(url: "https://127.0.0.1:\(port)/")
+        var trusted = untrusted
         trusted.caFile = cert
         let answer = try await client.response(to: trusted, limit: 1 << 20)
         XCTAssertEqual(answer.head.status, 200)

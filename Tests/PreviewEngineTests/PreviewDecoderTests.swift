@@ -69,6 +69,25 @@ final class PreviewDecoderTests: XCTestCase {
         XCTAssertTrue(joined == whole, "head and continuation are one decode's samples, bit for bit")
     }
 
+    /// Frames that change shape mid-stream (MP3: stereo 44.1 kHz → mono → stereo 48 kHz; AAC:
+    /// mono → stereo) decode whole, at the engine's rate and the tone's own pitch in every part, both
+    /// channels sounding in the mono part.
+    func testFramesThatChangeShapeDecodeWholeAtTheirPitch() throws {
+        let detector = ToneDetector(frequencies: Fixtures.toneFrequencies, sampleRate: 48_000)
+        for (name, hz, seconds, parts) in [("shape-mp3.m4a", 1250.0, 6.1, 3), ("shape-aac.m4a", 1400.0, 4.0, 2)] {
+            let (events, samples) = decodeAll(try Data(contentsOf: Fixtures.directory.appendingPathComponent("previews/\(name)")))
+            guard case .finished(let frames)? = events.last else { return XCTFail("\(name): \(events)") }
+            XCTAssertEqual(Double(frames) / 48_000, seconds, accuracy: 0.15, "\(name) decoded whole")
+            for part in 0..<parts {   // the middle 100 ms of each 2 s part
+                let middle = (part * 2 + 1) * 48_000
+                let left = stride(from: middle * 2, to: (middle + 4800) * 2, by: 2).map { samples[$0] }
+                let right = stride(from: middle * 2 + 1, to: (middle + 4800) * 2, by: 2).map { samples[$0] }
+                XCTAssertEqual(detector.dominantTone(in: left[...]), hz, "\(name), part \(part + 1), left")
+                XCTAssertEqual(detector.dominantTone(in: right[...]), hz, "\(name), part \(part + 1), right")
+            }
+        }
+    }
+
     func testDecodesEachToneFixtureToItsFrequencyAtEngineRate() throws {
         let detector = ToneDetector(frequencies: Fixtures.toneFrequencies, sampleRate: 48_000)
         for hz in [440, 660, 880, 1100] {   // 44.1 kHz stereo, 22.05 kHz mono, 48 kHz stereo sources

@@ -110,6 +110,10 @@ public final class ITunesClient: Sendable {
         request.totalTimeout = timeout
         request.stallTimeout = timeout
         request.acceptCompression = true
+        // Catalog redirects are held to the preview rule: http(s), and local addresses only at the API's own origin.
+        let origin = PreviewURLPolicy.origin(of: base.absoluteString)
+        request.localOrigin = origin
+        request.allowRedirect = { PreviewURLPolicy.isFetchable($0) && PreviewURLPolicy.localAddressReason($0, apiOrigin: origin) == nil }
         let response: HTTPResponse
         do {
             response = try await http.response(to: request, limit: maxResponseBytes)

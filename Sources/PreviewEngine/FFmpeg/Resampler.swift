@@ -1,65 +1,104 @@
 import CFFmpeg
 import PreviewCore
 
-/// Owns a SwrContext converting a decoder's output (any layout, rate, sample format) to the engine's
-/// interleaved float32 `PCMFormat`, into a scratch buffer allocated once and grown only if a frame
-/// is larger than any before.
+/// Owns a SwrContext converting a decoder's frames to the engine's interleaved float32 `PCMFormat`,
+/// into a scratch buffer allocated once and grown only if a frame is larger than any before.
+///
+/// Frames may change shape mid-stream: an MP3 stream can switch between stereo and mono or change
+/// its sample rate from one frame to the next, and HE-AAC v2 with implicit signalling turns mono
+/// into stereo at its first frame. Each frame's own layout, rate and sample format are checked; on a
+/// change, what the old configuration still holds is flushed out first and the context is set up
+/// again, so the output stays continuous, at the right speed, in the engine's format.
 final class Resampler {
     let format: PCMFormat
     private let context: OpaquePointer
     private(set) var scratch: UnsafeMutablePointer<Float>
     private var scratchFrames: Int
+    /// The input `context` is set up for.
+    private var inputLayout = AVChannelLayout()
+    private var inputRate: Int32 = 0
+    private var inputFormat: Int32 = -1
 
-    /// A resampler from `decoder`'s output to `format`.
+    /// A resampler from `decoder`'s announced output to `format`; frames of another shape reconfigure it.
     init(from decoder: UnsafeMutablePointer<AVCodecContext>, to format: PCMFormat) throws(FFmpegError) {
         self.format = format
-        var inLayout = AVChannelLayout()
-        if decoder.pointee.ch_layout.order == AV_CHANNEL_ORDER_UNSPEC || decoder.pointee.ch_layout.nb_channels == 0 {
-            av_channel_layout_default(&inLayout, max(1, decoder.pointee.ch_layout.nb_channels))
-        } else {
-            try FFmpegError.check(av_channel_layout_copy(&inLayout, &decoder.pointee.ch_layout), "av_channel_layout_copy")
-        }
-        defer { av_channel_layout_uninit(&inLayout) }
-        var outLayout = AVChannelLayout()
-        av_channel_layout_default(&outLayout, Int32(format.channels))
-        defer { av_channel_layout_uninit(&outLayout) }
-
-        var swr: OpaquePointer?
-        try FFmpegError.check(swr_alloc_set_opts2(&swr, &outLayout, AV_SAMPLE_FMT_FLT, Int32(format.sampleRate),
-                                                  &inLayout, decoder.pointee.sample_fmt, decoder.pointee.sample_rate,
-                                                  0, nil), "swr_alloc_set_opts2")
-        guard let swr else { throw FFmpegError(code: cff_AVERROR(ENOMEM), function: "swr_alloc_set_opts2") }
-        let initResult = swr_init(swr)
-        if initResult < 0 {
-            var p: OpaquePointer? = swr
-            swr_free(&p)
-            throw FFmpegError(code: initResult, function: "swr_init")
-        }
+        guard let swr = swr_alloc() else { throw FFmpegError(code: cff_AVERROR(ENOMEM), function: "swr_alloc") }
         context = swr
         scratchFrames = 4096
         scratch = .allocate(capacity: scratchFrames * format.channels)
+        try configure(layout: decoder.pointee.ch_layout, rate: decoder.pointee.sample_rate,
+                      sampleFormat: decoder.pointee.sample_fmt.rawValue)
     }
 
     deinit {
         var p: OpaquePointer? = context
         swr_free(&p)
+        av_channel_layout_uninit(&inputLayout)
         scratch.deallocate()
     }
 
     /// Converts `frame` (nil: flush what the resampler holds) into `scratch`; returns the frame count.
     func convert(_ frame: Frame?) throws(FFmpegError) -> Int {
-        let inFrames = frame.map { Int($0.pointer.pointee.nb_samples) } ?? 0
-        let needed = Int(swr_get_out_samples(context, Int32(inFrames)))
+        guard let frame = frame?.pointer else { return try run(nil, at: 0) }
+        var written = 0
+        if !matches(frame) {
+            written = try run(nil, at: 0)   // the old shape's last samples come first
+            try configure(layout: frame.pointee.ch_layout, rate: frame.pointee.sample_rate, sampleFormat: frame.pointee.format)
+        }
+        return written + (try run(frame, at: written))
+    }
+
+    /// True when `frame` has the layout, rate and sample format the context is set up for.
+    private func matches(_ frame: UnsafeMutablePointer<AVFrame>) -> Bool {
+        guard frame.pointee.sample_rate == inputRate, frame.pointee.format == inputFormat else { return false }
+        var layout = Self.usable(frame.pointee.ch_layout)
+        defer { av_channel_layout_uninit(&layout) }
+        return av_channel_layout_compare(&layout, &inputLayout) == 0
+    }
+
+    /// Sets the context up for input of this shape (a layout without channel order counts as the
+    /// default layout of its channel count).
+    private func configure(layout: AVChannelLayout, rate: Int32, sampleFormat: Int32) throws(FFmpegError) {
+        guard rate > 0, sampleFormat >= 0 else { throw FFmpegError(code: cff_AVERROR_INVALIDDATA(), function: "swr_init") }
+        av_channel_layout_uninit(&inputLayout)
+        inputLayout = Self.usable(layout)
+        inputRate = rate
+        inputFormat = sampleFormat
+        var outLayout = AVChannelLayout()
+        av_channel_layout_default(&outLayout, Int32(format.channels))
+        defer { av_channel_layout_uninit(&outLayout) }
+        var swr: OpaquePointer? = context
+        try FFmpegError.check(swr_alloc_set_opts2(&swr, &outLayout, AV_SAMPLE_FMT_FLT, Int32(format.sampleRate),
+                                                  &inputLayout, AVSampleFormat(sampleFormat), rate, 0, nil), "swr_alloc_set_opts2")
+        try FFmpegError.check(swr_init(context), "swr_init")
+    }
+
+    /// A copy of `layout` that swresample accepts: the default layout of its channel count when it
+    /// has no channel order (or no channels: then mono).
+    private static func usable(_ layout: AVChannelLayout) -> AVChannelLayout {
+        var copy = AVChannelLayout()
+        var source = layout
+        if source.order == AV_CHANNEL_ORDER_UNSPEC || source.nb_channels <= 0 || av_channel_layout_copy(&copy, &source) < 0 {
+            av_channel_layout_default(&copy, max(1, source.nb_channels))
+        }
+        return copy
+    }
+
+    /// Converts `frame` (nil: flush) into `scratch` after its first `offset` frames; returns the count.
+    private func run(_ frame: UnsafeMutablePointer<AVFrame>?, at offset: Int) throws(FFmpegError) -> Int {
+        let inFrames = frame.map { Int($0.pointee.nb_samples) } ?? 0
+        let needed = offset + Int(swr_get_out_samples(context, Int32(inFrames)))
         if needed > scratchFrames {  // rare: only a frame larger than every earlier one
+            let grown = UnsafeMutablePointer<Float>.allocate(capacity: needed * format.channels)
+            grown.update(from: scratch, count: offset * format.channels)
             scratch.deallocate()
+            scratch = grown
             scratchFrames = needed
-            scratch = .allocate(capacity: scratchFrames * format.channels)
         }
-        var out: UnsafeMutablePointer<UInt8>? = UnsafeMutableRawPointer(scratch).assumingMemoryBound(to: UInt8.self)
-        let input = frame.map {
-            UnsafeMutableRawPointer($0.pointer.pointee.extended_data!).assumingMemoryBound(to: UnsafePointer<UInt8>?.self)
-        }
-        let converted = swr_convert(context, &out, Int32(scratchFrames), input, Int32(inFrames))
+        var out: UnsafeMutablePointer<UInt8>? = UnsafeMutableRawPointer(scratch + offset * format.channels)
+            .assumingMemoryBound(to: UInt8.self)
+        let input = frame.map { UnsafeMutableRawPointer($0.pointee.extended_data!).assumingMemoryBound(to: UnsafePointer<UInt8>?.self) }
+        let converted = swr_convert(context, &out, Int32(scratchFrames - offset), input, Int32(inFrames))
         return Int(try FFmpegError.check(converted, "swr_convert"))
     }
 }

@@ -56,8 +56,9 @@ public final class PreviewFetcher: Sendable {
     /// Cancels every download and ends the HTTP client's thread.
     public func shutdown() { http.shutdown() }
 
-    /// The one check for a preview URL and every redirect it takes: http(s), and a local address
-    /// only when it is `localOrigin`.
+    /// The first, textual check for a preview URL and every redirect it takes: http(s), and a local
+    /// address only when it is `localOrigin`. The address actually connected to is checked by the
+    /// HTTP client (`HTTPRequest.localOrigin`).
     private static func mayFetch(_ url: String, localOrigin: String?) -> Bool {
         PreviewURLPolicy.isFetchable(url) && PreviewURLPolicy.localAddressReason(url, apiOrigin: localOrigin) == nil
     }
@@ -69,6 +70,7 @@ public final class PreviewFetcher: Sendable {
         request.stallTimeout = stallTimeout
         request.maxRedirects = maxRedirects
         request.allowRedirect = { [localOrigin] in Self.mayFetch($0, localOrigin: localOrigin) }
+        request.localOrigin = localOrigin
         return request
     }
 

@@ -160,6 +160,8 @@ final class CurlLoop: @unchecked Sendable {   // `mailbox` and `stopping` guarde
         ccurl_set_pointer(easy, CURLOPT_HEADERDATA, me)
         ccurl_set_callback(easy, CURLOPT_WRITEFUNCTION, curlBodyPiece)
         ccurl_set_pointer(easy, CURLOPT_WRITEDATA, me)
+        ccurl_set_opensocket(easy, curlOpenSocket)
+        ccurl_set_pointer(easy, CURLOPT_OPENSOCKETDATA, me)
         active[easy] = exchange
         send(exchange, to: request.url)
     }
@@ -167,7 +169,7 @@ final class CurlLoop: @unchecked Sendable {   // `mailbox` and `stopping` guarde
     /// (Re)starts `exchange`'s easy handle on `url`: the first request and every redirect.
     private func send(_ exchange: HTTPExchange, to url: String) {
         guard let easy = exchange.easy else { return }
-        exchange.resetForResponse()
+        exchange.resetForResponse(url: url)
         ccurl_set_string(easy, CURLOPT_URL, url)
         if curl_multi_add_handle(multi, easy) != CURLM_OK {
             end(exchange, .transport("libcurl refused the request for \(url.prefix(200))"), attached: false)
@@ -199,9 +201,12 @@ final class CurlLoop: @unchecked Sendable {   // `mailbox` and `stopping` guarde
         guard let easy = exchange.easy else { return }
         let target = ccurl_info_string(easy, CURLINFO_REDIRECT_URL).map { String(cString: $0) }
         exchange.redirects += 1
-        guard let target, exchange.redirects <= exchange.request.maxRedirects, exchange.request.allowRedirect(target) else {
+        let downgrade = exchange.currentURL.lowercased().hasPrefix("https:") && target?.lowercased().hasPrefix("http:") == true
+        guard let target, exchange.redirects <= exchange.request.maxRedirects, !downgrade,
+              exchange.request.allowRedirect(target) else {
             let why = exchange.redirects > exchange.request.maxRedirects
                 ? "more than \(exchange.request.maxRedirects) redirects"
+                : downgrade ? "a redirect from https to http"
                 : "a redirect to \(target.map { String($0.prefix(200)) } ?? "nowhere") that previewd does not follow"
             end(exchange, .redirectRefused(why))
             return
@@ -222,6 +227,25 @@ final class CurlLoop: @unchecked Sendable {   // `mailbox` and `stopping` guarde
 }
 
 // libcurl's callbacks, on the loop's thread. Returning a count other than the one given aborts the transfer.
+
+/// Every connection libcurl makes, after name resolution: the address is checked (`AddressPolicy`)
+/// before a socket is made for it.
+private func curlOpenSocket(_ context: UnsafeMutableRawPointer?, _ purpose: curlsocktype,
+                            _ address: UnsafeMutablePointer<curl_sockaddr>?) -> curl_socket_t {
+    guard let context, let address else { return CURL_SOCKET_BAD }
+    let exchange = Unmanaged<HTTPExchange>.fromOpaque(context).takeUnretainedValue()
+    var ip = [UInt8](repeating: 0, count: 16)
+    let length = Int(ccurl_sockaddr_ip(address, &ip))
+    guard length > 0 else {
+        exchange.refusedConnection = "refused to connect: not an IP address"
+        return CURL_SOCKET_BAD
+    }
+    if let why = exchange.refusal(ip: Array(ip.prefix(length))) {
+        exchange.refusedConnection = why
+        return CURL_SOCKET_BAD
+    }
+    return socket(address.pointee.family, address.pointee.socktype | Int32(SOCK_CLOEXEC.rawValue), address.pointee.protocol)
+}
 
 private func curlHeaderLine(_ data: UnsafeMutablePointer<CChar>?, _ size: Int, _ count: Int, _ context: UnsafeMutableRawPointer?) -> Int {
     let exchange = Unmanaged<HTTPExchange>.fromOpaque(context!).takeUnretainedValue()

@@ -9,6 +9,10 @@ final class HTTPExchange: @unchecked Sendable {
     private var handler: (any HTTPResponseHandler)?
     var easy: UnsafeMutableRawPointer?                 // loop thread; nil before start and after the end
     var redirects = 0                        // loop thread
+    /// The URL of the request under way (the first, or the redirect being followed).
+    private(set) var currentURL = ""         // loop thread
+    /// Why a connection was refused by the address check, for the error.
+    var refusedConnection: String?           // loop thread
     /// CURLOPT_ERRORBUFFER: libcurl's own words for a failure.
     let errorText: UnsafeMutablePointer<CChar>
     private(set) var headDelivered = false   // loop thread
@@ -40,7 +44,9 @@ final class HTTPExchange: @unchecked Sendable {
     func markCancelled() { cancelLock.withLock { cancelled = true } }
 
     /// Before each request of the exchange (the first and each redirect).
-    func resetForResponse() {
+    func resetForResponse(url: String) {
+        currentURL = url
+        refusedConnection = nil
         headDelivered = false
         isRedirect = false
         hasLocation = false
@@ -103,8 +109,19 @@ final class HTTPExchange: @unchecked Sendable {
         return !stoppedByHandler
     }
 
+    /// Why previewd will not connect to `ip` (4 or 16 bytes) for the current URL; nil when it may.
+    /// Any public address may be reached; a non-public one only for the request's `localOrigin`.
+    func refusal(ip: [UInt8]) -> String? {
+        let reason = ip.count == 4 ? AddressPolicy.nonPublicReason(ipv4: ip) : AddressPolicy.nonPublicReason(ipv6: ip)
+        guard let reason else { return nil }
+        if let local = request.localOrigin, PreviewURLPolicy.origin(of: currentURL) == local { return nil }
+        let text = ip.count == 4 ? AddressPolicy.text(ipv4: ip) : AddressPolicy.text(ipv6: ip)
+        return "refused to connect to \(text), \(reason)"
+    }
+
     /// libcurl's description of a failed transfer.
     func errorDescription(_ code: CURLcode) -> String {
+        if let refusedConnection { return refusedConnection }
         let detail = String(cString: errorText)
         return detail.isEmpty ? String(cString: curl_easy_strerror(code)) : detail
     }

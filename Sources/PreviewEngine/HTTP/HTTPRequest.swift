@@ -15,8 +15,14 @@ public struct HTTPRequest: Sendable {
     public var caFile: String?
     /// Redirects followed, each checked with `allowRedirect` first.
     public var maxRedirects = 5
-    /// Whether a redirect may go to this absolute URL; false fails the request.
+    /// Whether a redirect may go to this absolute URL; false fails the request. A redirect from
+    /// https to http is refused whatever this says.
     public var allowRedirect: @Sendable (String) -> Bool = { _ in true }
+    /// The one `host:port` (as `PreviewURLPolicy.origin(of:)` writes it) whose connections may reach
+    /// a loopback, private or other non-public address: the configured API's own origin (a local
+    /// stand-in or mirror). Every other connection, redirects included, must reach a public address
+    /// (`AddressPolicy`), checked on the address itself as it is connected.
+    public var localOrigin: String?
 
     /// A GET of `url`.
     public init(url: String) {
