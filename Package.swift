@@ -39,9 +39,10 @@ let package = Package(
         .executableTarget(name: "previewd", dependencies: [
             "PreviewEngine", .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ], swiftSettings: [.swiftLanguageMode(.v5)]),
-        // previewctl links PreviewCore only: no FFmpeg, no libpulse, no Foundation.
+        // previewctl links PreviewCore (and the small C shim, for SO_PEERCRED): no FFmpeg, no
+        // libpulse, no Foundation.
         .executableTarget(name: "previewctl", dependencies: [
-            "PreviewCore", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            "PreviewCore", "CPreviewLinux", .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
 
         // The project's own stand-in of the iTunes Search API: real HTTP on loopback, with fault injection.

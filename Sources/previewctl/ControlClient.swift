@@ -3,6 +3,7 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
+import CPreviewLinux
 import Glibc
 import PreviewCore
 
@@ -12,6 +13,8 @@ struct ControlClient {
     enum Failure: Error {
         /// Nothing answers on the socket (exit status 3).
         case unreachable(path: String, reason: String)
+        /// Whatever listens there may not be previewd of this user's (exit status 3).
+        case untrusted(path: String, reason: String)
         /// The connection broke or the answer was not a response (exit status 4).
         case protocolError(String)
         /// previewd answered with an error.
@@ -52,8 +55,16 @@ struct ControlClient {
         while let line = try reader.next() { onLine(line) }
     }
 
-    /// Connects and sends `command`; returns the descriptor.
+    /// Connects and sends `command`; returns the descriptor. Before a byte is written, the socket's
+    /// folder must be safe (`SocketPath.folderProblem`) and the process listening must be this user's
+    /// (SO_PEERCRED): a socket planted by someone else never sees a request.
     private func dial(_ command: ControlCommand) throws(Failure) -> Int32 {
+        let folder = path.lastIndex(of: "/").map { String(path[..<$0]) }.flatMap { $0.isEmpty ? "/" : $0 } ?? "."
+        var info = stat()
+        if lstat(folder, &info) == 0, let why = SocketPath.folderProblem(isDirectory: (info.st_mode & S_IFMT) == S_IFDIR,
+                                                                         owner: info.st_uid, mode: info.st_mode, user: getuid()) {
+            throw .untrusted(path: path, reason: "its folder \(folder) is not safe: \(why)")
+        }
         let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
         guard fd >= 0 else { throw .unreachable(path: path, reason: String(cString: strerror(errno))) }
         var ok = false
@@ -69,6 +80,11 @@ struct ControlClient {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
         }
         guard connected == 0 else { throw .unreachable(path: path, reason: String(cString: strerror(errno))) }
+        var peer: uid_t = 0
+        guard cpl_peer_uid(fd, &peer) == 0 else { throw .unreachable(path: path, reason: String(cString: strerror(errno))) }
+        guard peer == getuid() else {
+            throw .untrusted(path: path, reason: "the process listening there runs as uid \(peer), not as you (uid \(getuid()))")
+        }
         guard let line = JSONLine.encode(command.request(id: 1)) else { throw .protocolError("cannot encode request") }
         var offset = 0
         while offset < line.count {

@@ -73,7 +73,7 @@ struct Invocation {
         do {
             try ControlClient(path: path).stream(.subscribe(position: position)) { line in
                 if json {
-                    Output.print(String(decoding: line, as: UTF8.self))
+                    Output.print(TerminalText.escapedJSON(String(decoding: line, as: UTF8.self)))
                 } else if let event = try? JSONDecoder().decode(JSONValue.self, from: Data(line)) {
                     Output.print(Output.event(event))
                 }
@@ -89,6 +89,9 @@ struct Invocation {
         switch error {
         case .unreachable(let path, let reason):
             Output.error("cannot reach previewd at \(path) (\(reason)); is it running? Start it with: previewd")
+            return ExitCode(ExitStatus.noDaemon)
+        case .untrusted(let path, let reason):
+            Output.error("refusing to talk to \(path): \(reason)")
             return ExitCode(ExitStatus.noDaemon)
         case .protocolError(let reason):
             Output.error(reason)

@@ -31,8 +31,9 @@ enum Output {
         return String(repeating: "0", count: max(0, width - digits.count)) + digits
     }
 
+    /// `value` as one line of JSON, with characters a terminal would act on escaped.
     static func json(_ value: JSONValue) -> String {
-        JSONLine.encode(value).map { String(decoding: $0.dropLast(), as: UTF8.self) } ?? "null"
+        JSONLine.encode(value).map { TerminalText.escapedJSON(String(decoding: $0.dropLast(), as: UTF8.self)) } ?? "null"
     }
 
     /// `m:ss` (or `h:mm:ss` from an hour) for a millisecond count.

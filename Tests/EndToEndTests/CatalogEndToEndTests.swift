@@ -125,6 +125,15 @@ final class CatalogEndToEndTests: SharedServerTestCase {
         XCTAssertEqual(try queue().items.map(\.track.trackId), [7])
         let fetched = standIn.requestLog.filter { !$0.contains("/search") }
         XCTAssertEqual(fetched.count, 1, "only the good preview is fetched: \(fetched)")
+
+        // --json carries the same names, escaped: valid JSON that a terminal cannot act on.
+        let json = try daemon.ctl("--json", "search", "anything", "--no-play")
+        XCTAssertEqual(json.status, 0, json.stderr)
+        XCTAssertFalse(json.stdout.unicodeScalars.contains { $0.value == 0x1B || $0.value == 0x07 || $0 == "\u{202E}" },
+                       "terminal escapes reached the JSON output")
+        XCTAssertTrue(json.stdout.contains(#"\u202eenoemos"#) && json.stdout.contains(#"\u001b"#), json.stdout)
+        let names = try JSONDecoder().decode(CatalogReport.self, from: Data(json.stdout.utf8)).results.compactMap(\.artistName)
+        XCTAssertTrue(names.contains("\u{202E}enoemos"), "the JSON still means the same: \(names)")
     }
 
     func testCatalogErrorsKeepQueueAndPlayback() throws {

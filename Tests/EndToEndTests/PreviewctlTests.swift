@@ -48,6 +48,45 @@ final class PreviewctlTests: XCTestCase {
         XCTAssertEqual(try previewctl(["--version"]).stdout, try previewctl(["--version", "--"]).stdout)
     }
 
+    /// A socket in a folder others may write to is not spoken to: whoever wrote it could read the
+    /// requests. Nothing is sent to the listener.
+    func testASocketInAFolderOthersMayWriteToIsRefused() throws {
+        let folder = NSTemporaryDirectory() + "previewd-open-\(getpid())"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        chmod(folder, 0o777)
+        let listener = try PlantedSocket(path: folder + "/previewd.sock")
+        let result = try previewctl(["--socket", folder + "/previewd.sock", "status"])
+        XCTAssertEqual(result.status, 3, result.stderr)
+        XCTAssertTrue(result.stderr.contains("is not safe: others may write to it"), result.stderr)
+        XCTAssertEqual(listener.bytesReceived(), 0, "not a byte for a socket previewctl does not trust")
+    }
+
+    /// A socket served by another user's previewd (in a shared sticky folder, as /tmp is) is refused
+    /// before a byte is written: previewctl checks the listener's uid (SO_PEERCRED). Arranged by
+    /// running previewd as nobody, which needs root; elsewhere the test says so and is skipped.
+    func testASocketServedByAnotherUserIsRefused() throws {
+        guard getuid() == 0, let setpriv = ProcessRunner.which("setpriv"), let previewd = BuildProducts.path("previewd") else {
+            throw XCTSkip("needs root and setpriv to run a previewd as another user")
+        }
+        let folder = NSTemporaryDirectory() + "previewd-shared-\(getpid())"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        chmod(folder, 0o1777)
+        let socketPath = folder + "/previewd.sock"
+        let other = try ChildProcess(setpriv, ["--reuid=65534", "--regid=65534", "--clear-groups", previewd,
+                                               "--socket", socketPath, "--api-base", "http://127.0.0.1:9"])
+        defer { other.signal(SIGTERM); _ = other.wait(timeout: 10) }
+        let deadline = Date(timeIntervalSinceNow: 20)
+        while !FileManager.default.fileExists(atPath: socketPath), other.isRunning, Date() < deadline { usleep(10_000) }
+        var info = stat()
+        XCTAssertEqual(stat(socketPath, &info), 0)
+        XCTAssertEqual(info.st_uid, 65534, "the socket is the other user's")
+        let result = try previewctl(["--socket", socketPath, "next"])
+        XCTAssertEqual(result.status, 3, result.stderr)
+        XCTAssertTrue(result.stderr.contains("runs as uid 65534, not as you"), result.stderr)
+    }
+
     func testVersionAndHelp() throws {
         let version = try previewctl(["--version"])
         XCTAssertEqual(version.status, 0)
@@ -66,5 +105,36 @@ final class PreviewctlTests: XCTestCase {
             XCTAssertEqual(script.status, 0, shell)
             XCTAssertTrue(script.stdout.contains("lookup"), shell)
         }
+    }
+}
+
+/// A listening Unix socket that counts what it is sent, standing in for a socket someone planted.
+private final class PlantedSocket {
+    private let fd: Int32
+    private let path: String
+
+    init(path: String) throws {
+        self.path = path
+        fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
+        var address = sockaddr_un()
+        address.sun_family = sa_family_t(AF_UNIX)
+        withUnsafeMutableBytes(of: &address.sun_path) { $0.copyBytes(from: Array(path.utf8) + [0]) }
+        let bound = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+        }
+        guard bound == 0, listen(fd, 4) == 0 else { throw TestSupportError("cannot listen on \(path)") }
+    }
+
+    deinit { close(fd); unlink(path) }
+
+    /// Bytes sent by a client that connected (0 when none connected or it sent nothing).
+    func bytesReceived() -> Int {
+        guard fcntl(fd, F_SETFL, O_NONBLOCK) == 0 else { return -1 }
+        let client = accept(fd, nil, nil)
+        guard client >= 0 else { return 0 }
+        defer { close(client) }
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        let n = buffer.withUnsafeMutableBytes { recv(client, $0.baseAddress, $0.count, Int32(MSG_DONTWAIT)) }
+        return max(0, n)
     }
 }

@@ -131,6 +131,38 @@ final class ControlServerTests: XCTestCase {
         XCTAssertEqual(try LineClient(path: path).ask(#"{"id":1,"cmd":"status"}"#).ok, true)
     }
 
+    /// 300 idle connections and one that stops in the middle of a line never keep a client out: a
+    /// new client takes the place of the idle one heard from longest ago, and the stalled one is
+    /// told why and dropped after the stall timeout.
+    func testIdleConnectionsAndAStalledLineNeverKeepAClientOut() throws {
+        let server = ControlServer(path: path, log: Log(minimum: .error), stallTimeout: 1) { request in
+            .success(id: request.id, .string(request.cmd))
+        }
+        try server.start()
+        defer { server.stop() }
+        let idle = try (0..<300).map { _ in try LineClient(path: path) }
+        let stalled = try LineClient(path: path)
+        guard UnixSocket.writeAll(stalled.fd, Array(#"{"id":1,"cmd":"#.utf8)) else { return XCTFail("could not write") }
+        XCTAssertEqual(try LineClient(path: path).ask(#"{"id":2,"cmd":"status"}"#), .success(id: 2, .string("status")))
+        let told = try stalled.receive()
+        XCTAssertEqual(told.error?.code, .badRequest)
+        XCTAssertTrue(told.error?.message.contains("not finished within 1 s") == true, "\(told)")
+        XCTAssertThrowsError(try stalled.receiveLine(), "the stalled connection is closed")
+        XCTAssertThrowsError(try idle[0].ask(#"{"id":3,"cmd":"status"}"#), "the oldest idle connection made room")
+        XCTAssertEqual(try idle[299].ask(#"{"id":4,"cmd":"status"}"#).ok, true, "a recent one is still served")
+    }
+
+    func testAnIdleClientIsDisconnectedAfterTheIdleTimeout() throws {
+        let server = ControlServer(path: path, log: Log(minimum: .error), idleTimeout: 1) { request in
+            .success(id: request.id, .string(request.cmd))
+        }
+        try server.start()
+        defer { server.stop() }
+        let client = try LineClient(path: path)
+        XCTAssertEqual(try client.ask(#"{"id":1,"cmd":"status"}"#).ok, true)
+        XCTAssertThrowsError(try client.receiveLine(), "closed after a second without a request")
+    }
+
     private func waitFor(_ condition: () -> Bool) {
         let deadline = Date(timeIntervalSinceNow: 10)
         while !condition() && Date() < deadline { usleep(10_000) }

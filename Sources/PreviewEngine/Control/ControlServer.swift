@@ -10,25 +10,46 @@ import PreviewCore
 /// The control socket: a private Unix-domain socket (mode 0600, peer uid checked) speaking one JSON
 /// object per line. Each client gets a thread that reads its lines, hands each request to `handler`
 /// (the player) and writes the answer, so a slow or hostile client never blocks the player or others.
+///
+/// Connections are bounded without keeping anyone out: a client that sends half a line and stalls
+/// is dropped after `stallTimeout`, an idle one after `idleTimeout`, and when `maxClients` are
+/// connected a new client takes the place of the idle one heard from longest ago (a client waiting
+/// for an answer or subscribed to events is never evicted).
 public final class ControlServer {
     /// The socket's path.
     public let path: String
-    /// At most this many clients at once; more are refused.
-    public let maxClients = 128
+    /// At most this many clients at once.
+    public let maxClients: Int
+    /// Seconds a client may take to finish a line it started.
+    public let stallTimeout: Double
+    /// Seconds a client may stay connected without sending anything (subscribers excepted).
+    public let idleTimeout: Double
     private let handler: @Sendable (ControlRequest) async -> ControlResponse
     private let events: EventHub?
     private let log: Log
     private let lock = Lock()
     private var listener: Int32 = -1                 // protected by lock
-    private var clients: Set<Int32> = []             // protected by lock
+    private var clients: [Int32: Client] = [:]       // protected by lock
     private var stopped = false                      // protected by lock
 
+    /// What the server knows of a connected client.
+    private struct Client {
+        /// When it last sent something (monotonic nanoseconds).
+        var lastHeard: UInt64
+        /// Waiting for an answer, or subscribed: not to be evicted.
+        var busy = false
+    }
+
     /// A server on `path` answering with `handler`; `subscribe` streams `events`.
-    public init(path: String, log: Log = Log(), events: EventHub? = nil,
+    public init(path: String, log: Log = Log(), events: EventHub? = nil, maxClients: Int = 128,
+                stallTimeout: Double = 5, idleTimeout: Double = 120,
                 handler: @escaping @Sendable (ControlRequest) async -> ControlResponse) {
         self.path = path
         self.log = log
         self.events = events
+        self.maxClients = maxClients
+        self.stallTimeout = stallTimeout
+        self.idleTimeout = idleTimeout
         self.handler = handler
     }
 
@@ -71,12 +92,9 @@ public final class ControlServer {
     static func checkOwnership(of directory: String) throws(ControlServerError) {
         var info = stat()
         guard lstat(directory, &info) == 0 else { throw .system(call: "lstat", errno: errno, path: directory) }
-        guard (info.st_mode & S_IFMT) == S_IFDIR else { throw .unsafeDirectory(directory, why: "not a folder (a symbolic link?)") }
-        guard info.st_uid == getuid() || info.st_uid == 0 else {
-            throw .unsafeDirectory(directory, why: "it belongs to uid \(info.st_uid)")
-        }
-        if info.st_mode & 0o022 != 0, info.st_mode & S_ISVTX == 0 {
-            throw .unsafeDirectory(directory, why: "others may write to it")
+        if let why = SocketPath.folderProblem(isDirectory: (info.st_mode & S_IFMT) == S_IFDIR, owner: info.st_uid,
+                                              mode: info.st_mode, user: getuid()) {
+            throw .unsafeDirectory(directory, why: why)
         }
     }
 
@@ -86,7 +104,9 @@ public final class ControlServer {
         let fd = listener
         listener = -1
         stopped = true
-        let open = clients
+        // Under the lock: a client's thread closes its descriptor only after taking it (in `serve`),
+        // so the number cannot have gone to another socket yet.
+        for client in clients.keys { shutdown(client, Int32(SHUT_RDWR)) }
         lock.unlock()
         if fd >= 0 {
             // shutdown wakes the accept thread, which closes the descriptor itself: closing it here
@@ -94,7 +114,6 @@ public final class ControlServer {
             shutdown(fd, Int32(SHUT_RDWR))
             unlink(path)
         }
-        for client in open { shutdown(client, Int32(SHUT_RDWR)) }
     }
 
     /// After `stop`: waits up to `seconds` for the clients' threads to finish the answers they are
@@ -124,14 +143,15 @@ public final class ControlServer {
             }
             lock.lock()
             let done = stopped
+            if !done, clients.count >= maxClients { evictIdleClient() }
             let admitted = clients.count < maxClients && !done
-            if admitted { clients.insert(client) }
+            if admitted { clients[client] = Client(lastHeard: MonotonicClock.nanoseconds()) }
             lock.unlock()
             if done {
                 close(client)
                 return
             }
-            guard admitted else {
+            guard admitted else {   // every client is waiting for an answer or subscribed
                 _ = UnixSocket.writeAll(client, Self.encode(.failure(id: nil, ControlError(.internal, "too many clients"))))
                 close(client)
                 continue
@@ -142,16 +162,43 @@ public final class ControlServer {
         }
     }
 
+    /// Disconnects the idle client heard from longest ago, to make room. Called with `lock` held:
+    /// its thread closes the descriptor only after taking the lock, so the number is still its own.
+    private func evictIdleClient() {
+        guard let (fd, _) = clients.filter({ !$0.value.busy }).min(by: { $0.value.lastHeard < $1.value.lastHeard }) else { return }
+        clients[fd] = nil
+        shutdown(fd, Int32(SHUT_RDWR))
+        log(.debug, "disconnected an idle control client to make room for a new one")
+    }
+
+    /// Notes that `fd` was heard from, and whether it now waits for an answer.
+    private func mark(_ fd: Int32, busy: Bool) {
+        lock.withLock {
+            clients[fd]?.lastHeard = MonotonicClock.nanoseconds()
+            clients[fd]?.busy = busy
+        }
+    }
+
     private func serve(_ fd: Int32) {
         defer {
-            lock.lock(); clients.remove(fd); lock.unlock()
+            lock.lock(); clients[fd] = nil; lock.unlock()
             close(fd)
         }
         var framer = LineFramer()
         var buffer = [UInt8](repeating: 0, count: 4096)
         while true {
+            // The wait for the next byte is bounded: shortly in the middle of a line, longer between lines.
+            let midLine = framer.bufferedCount > 0
+            UnixSocket.setReceiveTimeout(fd, seconds: midLine ? stallTimeout : idleTimeout)
             let n = buffer.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
-            if n < 0, errno == EINTR || errno == EAGAIN { continue }
+            if n < 0, errno == EINTR { continue }
+            if n < 0, errno == EAGAIN || errno == EWOULDBLOCK {
+                if midLine {
+                    let message = "request line not finished within \(Int(stallTimeout)) s; closing"
+                    _ = UnixSocket.writeAll(fd, Self.encode(.failure(id: nil, ControlError(.badRequest, message))))
+                }
+                return
+            }
             guard n > 0 else { return }
             let lines: [[UInt8]]
             do {
@@ -161,12 +208,13 @@ public final class ControlServer {
                 _ = UnixSocket.writeAll(fd, Self.encode(.failure(id: nil, ControlError(.tooLong, message))))
                 return
             }
+            mark(fd, busy: !lines.isEmpty)
             for line in lines where !line.allSatisfy({ $0 == 0x20 || $0 == 0x09 }) {
                 let request = try? JSONDecoder().decode(ControlRequest.self, from: Data(line))
                 if let request, request.cmd == "subscribe" {
                     do {
                         if case .subscribe(let position) = try ControlCommand(request) {
-                            streamEvents(fd, id: request.id, position: position)
+                            streamEvents(fd, id: request.id, position: position)   // stays busy
                             return
                         }
                     } catch {
@@ -176,6 +224,7 @@ public final class ControlServer {
                 }
                 guard UnixSocket.writeAll(fd, Self.encode(answer(line, request))) else { return }
             }
+            mark(fd, busy: false)
         }
     }
 

@@ -66,9 +66,16 @@ enum UnixSocket {
         return cpl_peer_uid(fd, &uid) == 0 ? uid : nil
     }
 
-    /// Sets the send and receive timeouts of `fd`.
+    /// Sets the send timeout of `fd` (a client that stops reading cannot block a write for longer).
     static func setTimeouts(_ fd: Int32, seconds: Int) {
         var tv = timeval(tv_sec: seconds, tv_usec: 0)
         setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &tv, socklen_t(MemoryLayout<timeval>.size))
+    }
+
+    /// Sets the receive timeout of `fd`: a recv waiting longer fails with EAGAIN.
+    static func setReceiveTimeout(_ fd: Int32, seconds: Double) {
+        let whole = max(0, seconds.rounded(.down))
+        var tv = timeval(tv_sec: Int(whole), tv_usec: Int((seconds - whole) * 1_000_000))
+        setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, socklen_t(MemoryLayout<timeval>.size))
     }
 }
