@@ -13,6 +13,7 @@
 #include <libavutil/mem.h>
 #include <libavutil/opt.h>
 #include <libavutil/samplefmt.h>
+#include <libavutil/sha.h>
 #include <errno.h>
 
 /// AVERROR(e): a POSIX errno as an FFmpeg error code.

@@ -13,6 +13,9 @@ public enum StandInFault: Equatable, Sendable {
     case html
     /// Ignore Range headers (always send the whole body with 200).
     case ignoreRange
+    /// Answer a Range request with 206 from this many bytes after the requested start (a broken
+    /// cache in between), the Content-Range saying so.
+    case shiftedRange(by: Int)
     /// Answer with a redirect to `location` (a path on this server or a full URL).
     case redirect(to: String)
     /// Answer 200 with this body and content type instead of the real answer (truncated or hostile JSON).

@@ -183,6 +183,8 @@ public final class StandInServer {
         }
         let ignoreRange = faultList.contains(.ignoreRange)
         faultList.removeAll { $0 == .ignoreRange }
+        let shift = faultList.lazy.compactMap { fault -> Int? in if case .shiftedRange(let n) = fault { return n } else { return nil } }.first ?? 0
+        faultList.removeAll { if case .shiftedRange = $0 { return true } else { return false } }
         let fault = faultList.first
 
         switch head.path {
@@ -199,7 +201,8 @@ public final class StandInServer {
                 return send(fd, status: 404, type: "text/html", body: Array("<html><body>Not found</body></html>".utf8))
             }
             let bytes = [UInt8](body)
-            if !ignoreRange, let range = head.range(length: bytes.count) {
+            if !ignoreRange, let asked = head.range(length: bytes.count) {
+                let range = min(asked.lowerBound + shift, asked.upperBound)...asked.upperBound
                 return send(fd, status: 206, type: "audio/mp4", body: Array(bytes[range]), fault: fault,
                             extra: ["Content-Range: bytes \(range.lowerBound)-\(range.upperBound)/\(bytes.count)"])
             }

@@ -53,6 +53,9 @@ struct Previewd: AsyncParsableCommand {
     @Option(help: "Memory budget in MiB for the previews held (current and prefetched).")
     var prefetchMemory: Int = 16
 
+    @Option(help: "Seconds a preview's whole download may take before its track fails (a server that trickles bytes).")
+    var previewTimeout: Int = 90
+
     @Option(help: "Keep played previews in this folder so a replay costs no download (off by default).")
     var cacheDir: String?
 
@@ -96,6 +99,7 @@ struct Previewd: AsyncParsableCommand {
         guard (1...600).contains(rateLimit) else { throw ValidationError("--rate-limit must be 1–600 calls a minute") }
         guard (0...86_400).contains(catalogCacheSeconds) else { throw ValidationError("--catalog-cache-seconds must be 0–86400") }
         guard (1...120).contains(catalogTimeout) else { throw ValidationError("--catalog-timeout must be 1–120 s") }
+        guard (1...3600).contains(previewTimeout) else { throw ValidationError("--preview-timeout must be 1–3600 s") }
     }
 
     func run() async throws {
@@ -110,6 +114,7 @@ struct Previewd: AsyncParsableCommand {
         policy.prefetchAhead = prefetchAhead
         policy.prefetchBehind = prefetchBehind
         policy.memoryBudget = prefetchMemory << 20
+        policy.downloadDeadline = Double(previewTimeout)
         if let cacheDir {
             do {
                 policy.cache = try PreviewCache(directory: URL(fileURLWithPath: cacheDir), maxBytes: cacheSize << 20)
@@ -121,7 +126,8 @@ struct Previewd: AsyncParsableCommand {
         let http = HTTPClient()   // one network thread and one connection pool for the catalog and the previews
         let catalog = ITunesClient(base: URL(string: apiBase)!, country: country.uppercased(), timeout: Double(catalogTimeout),
                                    callsPerMinute: rateLimit, cacheSeconds: Double(catalogCacheSeconds), http: http)
-        let fetcher = PreviewFetcher(stallTimeout: policy.stallTimeout, localOrigin: PreviewURLPolicy.origin(of: apiBase), http: http)
+        let fetcher = PreviewFetcher(stallTimeout: policy.stallTimeout, deadline: policy.downloadDeadline,
+                                     localOrigin: PreviewURLPolicy.origin(of: apiBase), http: http)
         let events = EventHub()
         let player = Player(catalog: catalog, fetcher: fetcher, sink: audio, policy: policy, events: events,
                             autopage: autopage, log: log)

@@ -48,6 +48,22 @@ final class FaultMatrixEndToEndTests: DaemonTestCase {
         XCTAssertNil(try queue().items[1].failure)
     }
 
+    /// A server that trickles a preview (500 bytes a second) cannot hold its slot: the download
+    /// fails at its deadline (`--preview-timeout`), the track is marked with why, the next one plays.
+    func testATricklingPreviewFailsAtItsDeadlineAndTheNextPlays() throws {
+        let sink = try PulseNullSink()
+        self.sink = sink
+        recorder = try MonitorRecorder(sink: sink.name)
+        daemon = try DaemonProcess(arguments: ["--api-base", standIn.baseURL, "--sink", sink.name, "--preview-timeout", "2"])
+        standIn.setFault(.throttle(bytesPerSecond: 500), forPathPrefix: "/previews/tone-440")
+        let mark = recorder.sampleCount
+        XCTAssertEqual(try daemon.ctl("search", "sine waves").status, 0)
+        expectTone(660, after: mark, "the next track, once the trickling one gave up")
+        let failure = try XCTUnwrap(try queue().items[0].failure)
+        XCTAssertTrue(failure.contains("took longer than 2 s"), failure)
+        XCTAssertFalse(recorder.toneSequence(after: mark).contains(440), "nothing of the trickling one is heard")
+    }
+
     func testPulseAudioAbsentAtStartThenAppears() throws {
         let server = try PulseServer()
         defer { server.stop() }

@@ -37,6 +37,23 @@ final class LogEndToEndTests: DaemonTestCase {
         daemon = nil
     }
 
+    /// Names from the network reach the log made safe: no escape sequence, no bidi override.
+    func testNetworkTextIsMadeSafeInTheLog() throws {
+        try startOnSharedServer()
+        let body = #"{"resultCount": 1, "results": [{"wrapperType": "track", "kind": "song", "trackId": 9, "#
+            + #""trackName": "Evil\u001b[2J\u001b]0;pwned\u0007", "artistName": "\u202eenoemos", "#
+            + #""previewUrl": "\#(standIn.baseURL)/previews/tone-550.m4a"}]}"#
+        standIn.setFault(.body(Array(body.utf8), contentType: "text/javascript"), forPathPrefix: "/search")
+        let mark = recorder.sampleCount
+        XCTAssertEqual(try daemon.ctl("search", "anything").status, 0)
+        expectTone(550, after: mark, "the track with the hostile name")
+        XCTAssertEqual(daemon.stop(), 0)
+        XCTAssertTrue(daemon.log.contains("Evil"), daemon.log)
+        XCTAssertFalse(daemon.log.unicodeScalars.contains { $0.value == 0x1B || $0.value == 0x07 || $0 == "\u{202E}" },
+                       "terminal escapes reached the log")
+        daemon = nil
+    }
+
     func testUnderSystemdLinesCarryPrioritiesAndNoTime() throws {
         guard let previewd = BuildProducts.path("previewd") else { throw TestSupportError("previewd not built") }
         let directory = NSTemporaryDirectory() + "previewd-journal-\(getpid())"

@@ -61,7 +61,7 @@ final class CatalogModelTests: XCTestCase {
         XCTAssertFalse(TerminalText.sanitized("two\nlines\r").contains("\n"))
     }
 
-    func testQueueNavigationSkipsUnplayableAndFailedItems() {
+    func testQueueNavigationSkipsUnplayableAndFailedItems() throws {
         var queue = PlayQueue(tracks: [
             Track(trackId: 1, previewUrl: "https://a/1"), Track(trackId: 2), Track(trackId: 3, previewUrl: "https://a/3"),
             Track(trackId: 4, previewUrl: "file:///etc/passwd"), Track(trackId: 5, previewUrl: "https://a/5"),
@@ -77,7 +77,18 @@ final class CatalogModelTests: XCTestCase {
         XCTAssertEqual(queue.items[2].failure, "broken")
         queue.markFailed(99, message: "ignored")
         XCTAssertEqual(queue.count, 5)
-        queue.append([Track(trackId: 6, previewUrl: "https://a/6")])
+        try queue.append([Track(trackId: 6, previewUrl: "https://a/6")])
         XCTAssertEqual(queue.nextPlayable(after: 4), 5)
+    }
+
+    func testTheQueueHasAMaximum() throws {
+        var queue = PlayQueue(tracks: (0..<PlayQueue.maxCount - 5).map { Track(trackId: $0, previewUrl: "https://a/\($0)") })
+        XCTAssertThrowsError(try queue.append((0..<10).map { Track(trackId: $0, previewUrl: "https://a/\($0)") })) {
+            XCTAssertEqual(($0 as? ControlError)?.code, .rejected)
+            XCTAssertTrue(($0 as? ControlError)?.message.contains("at most 10000 tracks") == true, "\($0)")
+        }
+        XCTAssertEqual(queue.count, PlayQueue.maxCount - 5, "nothing was added")
+        try queue.append((0..<5).map { Track(trackId: $0, previewUrl: "https://a/\($0)") })
+        XCTAssertEqual(queue.count, PlayQueue.maxCount)
     }
 }

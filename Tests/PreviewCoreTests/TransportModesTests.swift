@@ -111,7 +111,7 @@ final class TransportModesTests: XCTestCase {
     func testAppendedItemsJoinThePlayOrder() throws {
         var transport = try start("playingLast")
         var longer = queue
-        longer.append([Track(trackId: 6, previewUrl: "https://example.com/6.m4a")])
+        try longer.append([Track(trackId: 6, previewUrl: "https://example.com/6.m4a")])
         _ = try transport.handle(.queueAppended, queue: longer)
         XCTAssertEqual(transport.upcoming(in: longer), 6)
     }

@@ -180,3 +180,48 @@ final class PreviewCacheTests: StandInTestCase {
         XCTAssertNil(cache.load(url), "the oldest entry went first")
     }
 }
+
+/// The bounds on what the network can make previewd hold: the response cache's bytes, a resume that
+/// starts elsewhere, a download that trickles, the disk cache's names.
+final class FetchBoundsTests: StandInTestCase {
+    func testTheResponseCacheIsBoundedInBytes() {
+        let cache = ResponseCache(ttl: 300, capacity: 64, maxBytes: 1000)
+        for i in 0..<5 { cache.put("q\(i)", Data(repeating: UInt8(i), count: 240)) }
+        XCTAssertLessThanOrEqual(cache.heldBytes, 1000)
+        XCTAssertNil(cache.get("q0"), "the oldest went first")
+        XCTAssertEqual(cache.get("q4"), Data(repeating: 4, count: 240))
+        cache.put("big", Data(count: 251))
+        XCTAssertNil(cache.get("big"), "an answer larger than a quarter of the cache is not kept")
+        cache.put("q4", Data(count: 10))
+        XCTAssertEqual(cache.get("q4"), Data(count: 10), "a new answer replaces the old one")
+        XCTAssertLessThanOrEqual(cache.heldBytes, 1000)
+    }
+
+    func testA206ThatStartsAtAnotherByteFailsTheResume() {
+        server.setFault(.dropAfter(bytes: 20_000), forPathPrefix: "/previews/tone-440")
+        server.setFault(.shiftedRange(by: 100), forPathPrefix: "/previews/tone-440.m4a")
+        let bytes = PreviewBytes()
+        PreviewFetcher(localOrigin: origin).fetch(server.baseURL + "/previews/tone-440.m4a", into: bytes)
+        waitUntilSettled(bytes)
+        XCTAssertEqual(bytes.error, .badResume(asked: 20_000, got: 20_100))
+        XCTAssertEqual(bytes.error?.message, "preview server resumed at byte 20100 instead of 20000")
+    }
+
+    func testADownloadThatTricklesFailsAtItsDeadline() {
+        server.setFault(.throttle(bytesPerSecond: 500), forPathPrefix: "/previews/tone-440")
+        let bytes = PreviewBytes()
+        PreviewFetcher(deadline: 1, localOrigin: origin).fetch(server.baseURL + "/previews/tone-440.m4a", into: bytes)
+        waitUntilSettled(bytes)
+        XCTAssertEqual(bytes.error, .deadline(seconds: 1))
+        XCTAssertFalse(bytes.isComplete)
+    }
+
+    func testDiskCacheFilesAreNamedBySHA256() throws {
+        XCTAssertEqual(SHA256.hex(Array("abc".utf8)), "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad")
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("previewd-sha-\(getpid())")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let cache = try PreviewCache(directory: directory, maxBytes: 1 << 20)
+        XCTAssertEqual(cache.path(for: "abc").lastPathComponent, "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad.m4a")
+    }
+}
+

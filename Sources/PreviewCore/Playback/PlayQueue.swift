@@ -9,6 +9,9 @@ public struct PlayQueue: Equatable, Sendable {
         items = tracks.map { QueueItem(track: $0) }
     }
 
+    /// The most items a queue holds (fifty pages of the largest search); adding past it is refused.
+    public static let maxCount = 10_000
+
     /// Number of items.
     public var count: Int { items.count }
     /// True when there is nothing queued.
@@ -43,7 +46,11 @@ public struct PlayQueue: Equatable, Sendable {
     }
 
     /// Appends `tracks` at the end.
-    public mutating func append(_ tracks: [Track]) {
+    public mutating func append(_ tracks: [Track]) throws(ControlError) {
+        guard count + tracks.count <= Self.maxCount else {
+            throw ControlError(.rejected, "the queue holds at most \(Self.maxCount) tracks; "
+                               + "\(tracks.count) more do not fit after \(count) (clear or remove some first)")
+        }
         items += tracks.map { QueueItem(track: $0) }
     }
 

@@ -4,8 +4,8 @@ import PreviewCore
 
 /// Routes FFmpeg's own log lines into previewd's log (`av_log_set_callback`): at the matching level,
 /// prefixed with the FFmpeg component and the track the logging thread decodes (its
-/// `cpl_set_thread_label`), stripped of control characters (a line may quote bytes of the file), and
-/// with a run of identical lines written once.
+/// `cpl_set_thread_label`), with a run of identical lines written once. (`Log` makes every line
+/// terminal-safe: an FFmpeg line may quote bytes of the file.)
 public enum FFmpegLog {
     /// The log FFmpeg writes to. Set once by `install`, before any decoder thread starts.
     nonisolated(unsafe) fileprivate static var log = Log()
@@ -43,7 +43,7 @@ private func ffmpegLogLine(_ context: UnsafeMutableRawPointer?, _ ffmpegLevel: I
                                   &printPrefix) >= 0 else { return }
         var suppressed: UInt = 0
         guard cpl_log_once(buffer.baseAddress, &suppressed) != 0 else { return }
-        let message = TerminalText.sanitized(String(cString: buffer.baseAddress!).trimmingWhitespace())
+        let message = String(cString: buffer.baseAddress!).trimmingWhitespace()
         guard !message.isEmpty else { return }
         let component = context.flatMap { $0.load(as: UnsafePointer<AVClass>?.self) }
             .flatMap { avClass in avClass.pointee.item_name?(context) }.map { String(cString: $0) } ?? "ffmpeg"

@@ -10,6 +10,10 @@ public enum FetchError: Error, Equatable, Sendable {
     case tooLarge(limit: Int)
     /// The body ended before Content-Length bytes came.
     case truncated(received: Int, expected: Int)
+    /// The whole download took longer than its deadline (a server that trickles bytes).
+    case deadline(seconds: Int)
+    /// A resumed download's 206 did not start at the byte asked for.
+    case badResume(asked: Int, got: Int?)
     /// The slot was cancelled (skip, queue change, shutdown).
     case cancelled
 
@@ -21,6 +25,9 @@ public enum FetchError: Error, Equatable, Sendable {
         case .transport(let why): return "preview download failed: \(why)"
         case .tooLarge(let limit): return "preview is larger than the \(limit / 1024 / 1024) MiB budget"
         case .truncated(let got, let want): return "preview download ended after \(got) of \(want) bytes"
+        case .deadline(let seconds): return "preview download took longer than \(seconds) s"
+        case .badResume(let asked, let got):
+            return "preview server resumed at byte \(got.map(String.init) ?? "(not said)") instead of \(asked)"
         case .cancelled: return "cancelled"
         }
     }

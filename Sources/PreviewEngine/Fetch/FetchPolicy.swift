@@ -25,6 +25,8 @@ public struct FetchPolicy: Sendable {
     public var prefetchBehind = 1
     /// A download fails when no byte arrives for this long.
     public var stallTimeout: TimeInterval = 15
+    /// A download fails when all of it takes longer than this (three times a 30 s preview's length).
+    public var downloadDeadline: TimeInterval = 90
 
     /// The defaults.
     public init() {}

@@ -7,8 +7,9 @@ import Dispatch
 import Glibc
 
 /// An optional disk cache of whole previews. Preview URLs are immutable, so a preview played before
-/// costs no download. Files are named by a hash of the URL, written atomically, and the least
-/// recently used are removed past `maxBytes`.
+/// costs no download. Files are named by the SHA-256 of the URL (no path from the URL reaches the
+/// disk, and no crafted URL can take another's file), written atomically, and the least recently
+/// used are removed past `maxBytes`.
 public final class PreviewCache: Sendable {
     /// The cache folder.
     public let directory: URL
@@ -65,11 +66,8 @@ public final class PreviewCache: Sendable {
         }
     }
 
-    /// `<fnv1a-64 of the URL>.m4a`: stable across runs, no path from the URL reaches the disk.
+    /// `<SHA-256 of the URL>.m4a`: stable across runs.
     func path(for url: String) -> URL {
-        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        for byte in url.utf8 { hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01b3 }
-        let hex = String(hash, radix: 16)
-        return directory.appendingPathComponent(String(repeating: "0", count: 16 - hex.count) + hex + ".m4a")
+        directory.appendingPathComponent(SHA256.hex(Array(url.utf8)) + ".m4a")
     }
 }

@@ -25,6 +25,9 @@ public final class PreviewFetcher: Sendable {
     public let maxRedirects = 5
     /// A download fails when connecting, or waiting for the next byte, takes this long.
     public let stallTimeout: Double
+    /// A download fails when all of it (resumes included) takes longer than this: a server that
+    /// trickles bytes cannot hold a slot, and its neighbours' prefetch, forever.
+    public let deadline: Double
     /// The one `host:port` on a loopback or private address previews may come from (the API's own,
     /// e.g. a local mirror); nil refuses every local address.
     public let localOrigin: String?
@@ -32,9 +35,10 @@ public final class PreviewFetcher: Sendable {
 
     /// A fetcher that waits `stallTimeout` for bytes and resumes a dropped download after each of
     /// `resumeBackoff`; previews on local addresses are fetched only from `localOrigin`.
-    public init(stallTimeout: Double = 15, resumeBackoff: [Double] = [0.1, 0.5, 1.5], localOrigin: String? = nil,
-                http: HTTPClient = HTTPClient()) {
+    public init(stallTimeout: Double = 15, deadline: Double = 90, resumeBackoff: [Double] = [0.1, 0.5, 1.5],
+                localOrigin: String? = nil, http: HTTPClient = HTTPClient()) {
         self.stallTimeout = stallTimeout
+        self.deadline = deadline
         self.resumeBackoff = resumeBackoff
         self.localOrigin = localOrigin
         self.http = http
@@ -63,10 +67,12 @@ public final class PreviewFetcher: Sendable {
         PreviewURLPolicy.isFetchable(url) && PreviewURLPolicy.localAddressReason(url, apiOrigin: localOrigin) == nil
     }
 
-    /// The request for what is still missing of `url`: all of it, or from the first byte not held.
-    fileprivate func request(_ url: String, from offset: Int) -> HTTPRequest {
+    /// The request for what is still missing of `url` (all of it, or from the first byte not held),
+    /// within the `seconds` left before the download's deadline.
+    fileprivate func request(_ url: String, from offset: Int, within seconds: Double) -> HTTPRequest {
         var request = HTTPRequest(url: url)
         request.rangeStart = offset
+        request.totalTimeout = seconds
         request.stallTimeout = stallTimeout
         request.maxRedirects = maxRedirects
         request.allowRedirect = { [localOrigin] in Self.mayFetch($0, localOrigin: localOrigin) }
@@ -88,6 +94,8 @@ final class PreviewTransfer: HTTPResponseHandler, @unchecked Sendable {
     // Used on the HTTP client's thread only (one request at a time).
     private var attempts = 0
     private var resumeOffset = 0
+    /// When the whole download must have ended (monotonic nanoseconds).
+    private let deadline: UInt64
     private var skip = 0
     private let lock = Lock()
     private var exchange: HTTPExchangeHandle?   // guarded by lock
@@ -97,7 +105,11 @@ final class PreviewTransfer: HTTPResponseHandler, @unchecked Sendable {
         self.url = url
         self.bytes = bytes
         self.fetcher = fetcher
+        deadline = MonotonicClock.nanoseconds() + UInt64(fetcher.deadline * 1e9)
     }
+
+    /// Seconds left before the deadline.
+    private var secondsLeft: Double { (Double(deadline) - Double(MonotonicClock.nanoseconds())) / 1e9 }
 
     /// Sends the request for what is still missing, unless the transfer was cancelled.
     func startNextAttempt() {
@@ -105,7 +117,11 @@ final class PreviewTransfer: HTTPResponseHandler, @unchecked Sendable {
         guard !cancelled, bytes.error == nil else { return }
         resumeOffset = bytes.receivedCount
         skip = 0
-        exchange = fetcher.start(fetcher.request(url, from: resumeOffset), handler: self)
+        guard secondsLeft > 0 else {
+            bytes.fail(.deadline(seconds: Int(fetcher.deadline.rounded())))
+            return
+        }
+        exchange = fetcher.start(fetcher.request(url, from: resumeOffset, within: secondsLeft), handler: self)
     }
 
     func cancel() {
@@ -120,8 +136,13 @@ final class PreviewTransfer: HTTPResponseHandler, @unchecked Sendable {
 
     func receive(head: HTTPHead) -> Bool {
         switch head.status {
-        case 206 where resumeOffset > 0:
-            skip = 0                          // the server sends exactly what is missing
+        case 206:
+            // The server sends exactly what is missing, or the resume is broken (a cache in between).
+            guard head.rangeStart == resumeOffset else {
+                bytes.fail(.badResume(asked: resumeOffset, got: head.rangeStart))
+                return false
+            }
+            skip = 0
         case 200..<300:
             skip = resumeOffset               // Range ignored: the whole body again
             if head.contentLength != nil { bytes.expect(length: head.contentLength) }
@@ -153,6 +174,10 @@ final class PreviewTransfer: HTTPResponseHandler, @unchecked Sendable {
         }
         let short = bytes.knownLength.map { bytes.receivedCount < $0 } ?? false
         guard failure != nil || short else { bytes.finish(); return }
+        guard secondsLeft > 0 else {   // the deadline ended it: no resume
+            bytes.fail(.deadline(seconds: Int(fetcher.deadline.rounded())))
+            return
+        }
         // Dropped mid-body: resume from the first missing byte, a few times, with growing waits.
         guard attempts < fetcher.resumeBackoff.count else {
             bytes.fail(failure.map { .transport($0.message) }

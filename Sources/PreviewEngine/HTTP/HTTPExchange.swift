@@ -20,6 +20,7 @@ final class HTTPExchange: @unchecked Sendable {
     private(set) var stoppedByHandler = false
     private var hasLocation = false
     private var retryAfter: Int?
+    private var contentRangeStart: Int?
     private let cancelLock = Lock()
     private var cancelled = false            // guarded by cancelLock
 
@@ -51,6 +52,7 @@ final class HTTPExchange: @unchecked Sendable {
         isRedirect = false
         hasLocation = false
         retryAfter = nil
+        contentRangeStart = nil
         errorText[0] = 0
     }
 
@@ -62,6 +64,7 @@ final class HTTPExchange: @unchecked Sendable {
         if text.hasPrefix("HTTP/") {   // a new response: an interim 1xx, or the next one after a redirect
             hasLocation = false
             retryAfter = nil
+            contentRangeStart = nil
             return true
         }
         if text == "\r\n" || text == "\n" { return endOfHead() }
@@ -70,6 +73,9 @@ final class HTTPExchange: @unchecked Sendable {
         let value = text[text.index(after: colon)...].trimmingWhitespace()
         if name == "location" { hasLocation = !value.isEmpty }
         if name == "retry-after" { retryAfter = Int(value) }
+        if name == "content-range", value.lowercased().hasPrefix("bytes ") {
+            contentRangeStart = Int(value.dropFirst(6).prefix { $0 != "-" })
+        }
         return true
     }
 
@@ -94,7 +100,7 @@ final class HTTPExchange: @unchecked Sendable {
                             contentLength: length >= 0 ? Int(length) : nil,
                             mediaType: type.map { $0.split(separator: ";").first.map(String.init) ?? $0 }?
                                 .trimmingWhitespace().lowercased(),
-                            retryAfterSeconds: retryAfter)
+                            retryAfterSeconds: retryAfter, rangeStart: contentRangeStart)
         if handler?.receive(head: head) != true { stoppedByHandler = true }
         return !stoppedByHandler
     }

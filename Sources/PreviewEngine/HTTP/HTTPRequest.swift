@@ -40,6 +40,8 @@ public struct HTTPHead: Sendable, Equatable {
     public var mediaType: String?
     /// Retry-After in seconds, when sent as a number.
     public var retryAfterSeconds: Int?
+    /// The first byte a 206 answer holds (`Content-Range: bytes START-END/TOTAL`).
+    public var rangeStart: Int?
 }
 
 /// Why an HTTP exchange ended without a complete body.

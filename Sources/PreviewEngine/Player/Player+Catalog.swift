@@ -74,7 +74,7 @@ extension Player {
         if !playable.isEmpty {
             if enqueue.append {
                 first = queue.count
-                queue.append(playable)
+                try queue.append(playable)
                 queueVersion += 1
                 try apply(.queueAppended)
                 if enqueue.play, transport.currentRequest == nil { try apply(.play(index: first)) }

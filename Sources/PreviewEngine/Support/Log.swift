@@ -1,10 +1,12 @@
 import Glibc
+import PreviewCore
 
 /// previewd's log: one line per event on stderr. On a terminal or in a file each line starts with
 /// the local wall-clock time; under systemd (stderr is the journal's stream, `JOURNAL_STREAM`) it
 /// starts with an sd-daemon priority (`<3>` … `<7>`) instead, so `journalctl -p warning` filters
-/// it and the journal adds its own time. Terminal-unsafe text (names from the API) must be passed
-/// through `TerminalText.sanitized` by the caller.
+/// it and the journal adds its own time. Every message is made terminal-safe (`TerminalText`) and
+/// cut at `maxMessageLength`, so text from the network (names, server errors) cannot forge lines,
+/// move a terminal's cursor or flood the log.
 public struct Log: Sendable {
     /// How much to say.
     public enum Level: Int, Comparable, Sendable {
@@ -41,6 +43,9 @@ public struct Log: Sendable {
         }
     }
 
+    /// The longest message written, in characters; longer ones end with "…".
+    public static let maxMessageLength = 2000
+
     /// Lines below this level are dropped.
     public var minimum: Level
     /// How lines begin.
@@ -56,7 +61,9 @@ public struct Log: Sendable {
     public func callAsFunction(_ level: Level, _ message: @autoclosure () -> String) {
         guard level >= minimum else { return }
         let head = style == .journal ? level.journalPrefix : Self.localTime() + " previewd \(level): "
-        let line = Array("\(head)\(message())\n".utf8)
+        var text = TerminalText.sanitized(message())
+        if text.count > Self.maxMessageLength { text = String(text.prefix(Self.maxMessageLength)) + "…" }
+        let line = Array("\(head)\(text)\n".utf8)
         line.withUnsafeBytes { bytes in
             var offset = 0
             while offset < bytes.count {   // one write per line in practice; stderr may be a pipe
