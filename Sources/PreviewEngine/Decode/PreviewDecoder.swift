@@ -66,6 +66,13 @@ public final class PreviewDecoder: @unchecked Sendable {
     private func run() {
         cpl_set_thread_label(label)
         defer { cpl_set_thread_label(nil) }
+        // Reported once `decode` has returned and its pipeline (its FFmpeg objects) is freed, so the
+        // player's heap trim on this event finds that memory free.
+        onEvent(decode())
+    }
+
+    /// Decodes until the end, a park or a failure; reports `ready` on the way and returns the last event.
+    private func decode() -> Event {
         var produced = 0
         let channels = output.format.channels
         do throws(DecodeError) {
@@ -81,17 +88,14 @@ public final class PreviewDecoder: @unchecked Sendable {
                 }
                 if produced == 0, framesBefore == 0 { onEvent(.ready(durationMs: pipeline.containerDurationMs)) }
                 produced += chunk.frames
-                if park(produced) {
-                    onEvent(.parked(frames: produced))
-                    return
-                }
+                if park(produced) { return .parked(frames: produced) }
             }
             guard produced > 0 else { throw .noAudio }
             output.finish()
-            onEvent(.finished(frames: produced))
+            return .finished(frames: produced)
         } catch {
             output.finish()
-            onEvent(.failed(error, framesBefore: produced))
+            return .failed(error, framesBefore: produced)
         }
     }
 }
