@@ -54,8 +54,9 @@ extension Player {
             follower = nil
         }
         guard follower !== enqueued else { return }
+        // The follower stays parked after its head: when the output moves to it, `.drained` makes it
+        // current (`load`), which starts its whole decoding while the head plays.
         enqueued = follower
-        follower?.decodeWhole()
         sink.enqueue(follower?.pcm)
     }
 

@@ -9,8 +9,9 @@ import Synchronization
 /// One decoding of a track: a decoder reading the track's shared download from `startMs`, and the
 /// PCM it produces for the output. The current track has one; so do the prefetched neighbours, which
 /// decode only a head (`headMs`) and then park their decoder, freeing its FFmpeg objects (about
-/// 0.6 MB), so `next` and `prev` only swap a slot; `decodeWhole()` (when the slot becomes current or
-/// the output's follower) starts a decoder that continues at the exact frame the head ended.
+/// 0.6 MB), so `next` and `prev` only swap a slot; `decodeWhole()` (when the slot becomes current,
+/// including when the output has moved to it gaplessly) starts a decoder that continues at the
+/// exact frame the head ended.
 /// Cancelling a slot stops its decoder only; the download is shared and outlives it.
 public final class PreviewSlot: @unchecked Sendable {  // `_phase` is guarded by `phaseLock`, `decoding` by itself
     /// How far the decoder has come.
@@ -61,7 +62,7 @@ public final class PreviewSlot: @unchecked Sendable {  // `_phase` is guarded by
     }
 
     /// Makes sure the whole track gets decoded: a parked head goes on from where it stopped. Call
-    /// when the slot becomes current or the output's follower.
+    /// when the slot becomes current.
     public func decodeWhole() {
         let parkedAt = decoding.withLock { d -> Int? in
             d.headFrames = nil
