@@ -88,6 +88,15 @@ final class PreviewDecoderTests: XCTestCase {
         }
     }
 
+    /// Found by `scripts/fuzz decode`: a header whose audio parameters swresample refuses made
+    /// swr_alloc_set_opts2 free the resampler's context, which was then freed again. Now a clean error.
+    func testAFileWhoseParametersTheResamplerRefusesFailsCleanly() throws {
+        let input = Fixtures.directory.deletingLastPathComponent().appendingPathComponent("Fuzz/corpus/decode/swr-double-free.mp4")
+        let (events, _) = decodeAll(try Data(contentsOf: input))
+        guard case .failed(let error, _)? = events.last else { return XCTFail("\(events)") }
+        XCTAssertNotEqual(error, .cancelled)
+    }
+
     func testDecodesEachToneFixtureToItsFrequencyAtEngineRate() throws {
         let detector = ToneDetector(frequencies: Fixtures.toneFrequencies, sampleRate: 48_000)
         for hz in [440, 660, 880, 1100] {   // 44.1 kHz stereo, 22.05 kHz mono, 48 kHz stereo sources

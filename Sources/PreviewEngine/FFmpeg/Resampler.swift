@@ -11,7 +11,8 @@ import PreviewCore
 /// again, so the output stays continuous, at the right speed, in the engine's format.
 final class Resampler {
     let format: PCMFormat
-    private let context: OpaquePointer
+    /// The converter; nil only until the first configuration succeeds.
+    private var context: OpaquePointer?
     private(set) var scratch: UnsafeMutablePointer<Float>
     private var scratchFrames: Int
     /// The input `context` is set up for.
@@ -22,8 +23,6 @@ final class Resampler {
     /// A resampler from `decoder`'s announced output to `format`; frames of another shape reconfigure it.
     init(from decoder: UnsafeMutablePointer<AVCodecContext>, to format: PCMFormat) throws(FFmpegError) {
         self.format = format
-        guard let swr = swr_alloc() else { throw FFmpegError(code: cff_AVERROR(ENOMEM), function: "swr_alloc") }
-        context = swr
         scratchFrames = 4096
         scratch = .allocate(capacity: scratchFrames * format.channels)
         try configure(layout: decoder.pointee.ch_layout, rate: decoder.pointee.sample_rate,
@@ -31,8 +30,7 @@ final class Resampler {
     }
 
     deinit {
-        var p: OpaquePointer? = context
-        swr_free(&p)
+        swr_free(&context)
         av_channel_layout_uninit(&inputLayout)
         scratch.deallocate()
     }
@@ -67,10 +65,19 @@ final class Resampler {
         var outLayout = AVChannelLayout()
         av_channel_layout_default(&outLayout, Int32(format.channels))
         defer { av_channel_layout_uninit(&outLayout) }
-        var swr: OpaquePointer? = context
-        try FFmpegError.check(swr_alloc_set_opts2(&swr, &outLayout, AV_SAMPLE_FMT_FLT, Int32(format.sampleRate),
+        // A fresh context, taken only once it works: on bad parameters (hostile input can give them)
+        // swr_alloc_set_opts2 frees the context it was handed, so it is never handed the one in use.
+        var fresh: OpaquePointer?
+        try FFmpegError.check(swr_alloc_set_opts2(&fresh, &outLayout, AV_SAMPLE_FMT_FLT, Int32(format.sampleRate),
                                                   &inputLayout, AVSampleFormat(sampleFormat), rate, 0, nil), "swr_alloc_set_opts2")
-        try FFmpegError.check(swr_init(context), "swr_init")
+        guard let made = fresh else { throw FFmpegError(code: cff_AVERROR(ENOMEM), function: "swr_alloc_set_opts2") }
+        let initialized = swr_init(made)
+        guard initialized >= 0 else {
+            swr_free(&fresh)
+            throw FFmpegError(code: initialized, function: "swr_init")
+        }
+        swr_free(&context)
+        context = made
     }
 
     /// A copy of `layout` that swresample accepts: the default layout of its channel count when it
@@ -86,6 +93,7 @@ final class Resampler {
 
     /// Converts `frame` (nil: flush) into `scratch` after its first `offset` frames; returns the count.
     private func run(_ frame: UnsafeMutablePointer<AVFrame>?, at offset: Int) throws(FFmpegError) -> Int {
+        guard let context else { throw FFmpegError(code: cff_AVERROR_INVALIDDATA(), function: "swr_convert") }
         let inFrames = frame.map { Int($0.pointee.nb_samples) } ?? 0
         let needed = offset + Int(swr_get_out_samples(context, Int32(inFrames)))
         if needed > scratchFrames {  // rare: only a frame larger than every earlier one
