@@ -28,6 +28,8 @@ public final class ControlServer {
     private let events: EventHub?
     private let log: Log
     private let lock = Lock()
+    /// Broadcast whenever a client's thread ends, for `waitUntilIdle`.
+    private let left = Condition()
     private var listener: Int32 = -1                 // protected by lock
     private var clients: [Int32: Client] = [:]       // protected by lock
     private var stopped = false                      // protected by lock
@@ -120,7 +122,15 @@ public final class ControlServer {
     /// writing, so no request is still being handled when the process exits.
     public func waitUntilIdle(seconds: Double) {
         let deadline = MonotonicClock.nanoseconds() + UInt64(seconds * 1e9)
-        while lock.withLock({ !clients.isEmpty }), MonotonicClock.nanoseconds() < deadline { usleep(10_000) }
+        // Checked and waited for under `left`'s mutex, which every leaving thread takes to broadcast:
+        // no departure can fall between the check and the wait.
+        left.lock()
+        defer { left.unlock() }
+        while lock.withLock({ !clients.isEmpty }) {
+            let now = MonotonicClock.nanoseconds()
+            guard now < deadline else { return }
+            left.wait(seconds: Double(deadline - now) / 1e9)
+        }
     }
 
     private func acceptLoop(_ fd: Int32) {
@@ -183,6 +193,7 @@ public final class ControlServer {
         defer {
             lock.lock(); clients[fd] = nil; lock.unlock()
             close(fd)
+            left.lock(); left.broadcast(); left.unlock()
         }
         var framer = LineFramer()
         var buffer = [UInt8](repeating: 0, count: 4096)
