@@ -1,6 +1,7 @@
 import Foundation
 import PreviewCore
 @testable import PreviewEngine
+import Synchronization
 import XCTest
 
 final class BufferTests: XCTestCase {
@@ -112,9 +113,27 @@ final class BufferTests: XCTestCase {
             done.signal()
         }.start()
         XCTAssertEqual(done.wait(timeout: .now() + 0.2), .timedOut, "the producer should wait for room")
-        pcm.cancellation.cancel()
+        pcm.cancel()
         XCTAssertEqual(done.wait(timeout: .now() + 5), .success)
         XCTAssertEqual(result.flag, false)
+    }
+
+    func testPCMBufferCallsAWaitingConsumerOnceWhenFramesArriveOrItFinishes() {
+        let pcm = PCMBuffer(capacityFrames: 16)
+        let calls = Mutex(0)
+        XCTAssertTrue(pcm.whenReadable { calls.withLock { $0 += 1 } }, "empty: the handler waits")
+        let frames = [Float](repeating: 0.5, count: 2 * 4)
+        frames.withUnsafeBufferPointer { _ = pcm.write($0.baseAddress!, frames: 4) }
+        frames.withUnsafeBufferPointer { _ = pcm.write($0.baseAddress!, frames: 4) }
+        XCTAssertEqual(calls.withLock { $0 }, 1, "called once, by the first write")
+        XCTAssertFalse(pcm.whenReadable { calls.withLock { $0 += 10 } }, "frames are there: read now")
+        var out = [Float](repeating: 0, count: 2 * 16)
+        XCTAssertEqual(out.withUnsafeMutableBufferPointer { pcm.read(into: $0.baseAddress!, frames: 16) }, 8)
+        XCTAssertTrue(pcm.whenReadable { calls.withLock { $0 += 100 } })
+        pcm.finish()
+        XCTAssertEqual(calls.withLock { $0 }, 101, "finishing calls the waiting consumer")
+        XCTAssertFalse(pcm.whenReadable { calls.withLock { $0 += 1000 } }, "finished: nothing to wait for")
+        XCTAssertEqual(calls.withLock { $0 }, 101)
     }
 }
 

@@ -15,6 +15,23 @@ int cpl_malloc_trim(void);
 /// with errno set otherwise.
 int cpl_peer_uid(int fd, uid_t *uid);
 
+/// A non-blocking, close-on-exec eventfd for waking a poll loop; -1 with errno on failure.
+int cpl_eventfd(void);
+/// Adds one to the eventfd's counter (wakes its poller); never blocks.
+void cpl_eventfd_signal(int fd);
+/// Reads and resets the eventfd's counter.
+void cpl_eventfd_drain(int fd);
+
+/// Blocks SIGTERM and SIGINT in the calling thread (threads started after it inherit the mask)
+/// and returns a non-blocking signalfd that reads them; -1 with errno on failure.
+int cpl_termination_signalfd(void);
+/// The number of the next signal waiting on the signalfd, or 0 when none waits.
+int cpl_read_signal(int fd);
+
+/// Names the calling thread as top and /proc/PID/task/*/comm show it (pthread_setname_np; the
+/// kernel keeps 15 bytes).
+void cpl_set_thread_name(const char *name);
+
 /// Names the work this thread does, for log lines written on it (at most 95 bytes are kept); NULL clears it.
 void cpl_set_thread_label(const char *label);
 /// This thread's label, or "" when none was set.

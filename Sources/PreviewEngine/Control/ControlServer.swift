@@ -86,7 +86,7 @@ public final class ControlServer {
         lock.lock()
         listener = fd
         lock.unlock()
-        startThread { [self] in acceptLoop(fd) }
+        startThread(named: "previewd.accept") { [self] in acceptLoop(fd) }
     }
 
     /// The socket's folder must be ours (or root's), and not writable by others unless sticky (/tmp):
@@ -168,7 +168,7 @@ public final class ControlServer {
             }
             // A client that stops reading cannot hold a session thread forever.
             UnixSocket.setTimeouts(client, seconds: 5)
-            startThread { [self] in serve(client) }
+            startThread(named: "previewd.client") { [self] in serve(client) }
         }
     }
 

@@ -4,8 +4,10 @@ import Synchronization
 
 /// A fixed-capacity ring of interleaved float32 frames with one producer (a decoder thread) and one
 /// consumer (the audio output's write callback). Allocated once; the consumer side never blocks,
-/// locks or allocates. The producer waits for room in short sleeps it can cancel.
-public final class PCMBuffer: @unchecked Sendable {
+/// locks or allocates. Both sides sleep until signalled: a producer that is ahead waits for a
+/// quarter of the ring to be free (one wake-up per batch, none at all while paused), and a consumer
+/// that found the ring empty can ask to be called when frames arrive (`whenReadable`).
+public final class PCMBuffer: @unchecked Sendable {   // the semaphore and `readable` are thread-safe; the rest atomic
     /// The format of every frame in the buffer.
     public let format: PCMFormat
     /// Capacity in frames.
@@ -15,9 +17,14 @@ public final class PCMBuffer: @unchecked Sendable {
     private let writtenFrames = Atomic<Int>(0)   // total frames ever written; producer stores
     private let readFrames = Atomic<Int>(0)      // total frames ever read; consumer stores
     private let finished = Atomic<Bool>(false)
-    private var waitingForRoom = false   // producer's thread only
-    /// Raised to end a producer's wait for room (skip, stop, shutdown).
-    public let cancellation = CancellationFlag()
+    /// Free frames the waiting producer needs; 0 while it is not waiting.
+    private let roomWanted = Atomic<Int>(0)
+    /// Posted when the room the producer waits for appears, and on cancel.
+    private let room: UnsafeMutablePointer<sem_t>
+    /// Set while a consumer waits for frames; `readable` holds what to call then.
+    private let readableWanted = Atomic<Bool>(false)
+    private let readable = Mutex<(@Sendable () -> Void)?>(nil)
+    private let cancellation = CancellationFlag()
 
     /// A buffer holding up to `capacityFrames` frames of `format`.
     public init(format: PCMFormat = .engine, capacityFrames: Int) {
@@ -27,9 +34,24 @@ public final class PCMBuffer: @unchecked Sendable {
         // Not zero-filled: only written frames are ever read, and a large ring's untouched pages
         // (a prefetched head uses a quarter of it) then stay out of resident memory.
         samples = .allocate(capacity: capacityFrames * format.channels)
+        room = .allocate(capacity: 1)
+        sem_init(room, 0, 0)
     }
 
-    deinit { samples.deallocate() }
+    deinit {
+        sem_destroy(room)
+        room.deallocate()
+        samples.deallocate()
+    }
+
+    /// The flag that ends the producer's work (skip, stop, shutdown); raise it with `cancel()`.
+    public var cancellationFlag: CancellationFlag { cancellation }
+
+    /// Ends the producer's wait for room at once; its `write` returns false.
+    public func cancel() {
+        cancellation.cancel()
+        sem_post(room)   // a producer about to wait finds it posted
+    }
 
     // MARK: Producer
 
@@ -37,36 +59,52 @@ public final class PCMBuffer: @unchecked Sendable {
     public func write(_ source: UnsafePointer<Float>, frames: Int) -> Bool {
         let channels = format.channels
         var done = 0
-        var idleWaitUs: UInt32 = 0
         while done < frames {
+            if cancellation.isCancelled { return false }
             let w = writtenFrames.load(ordering: .relaxed)
             let free = capacityFrames - (w - readFrames.load(ordering: .acquiring))
-            // Once the ring is full, wait until a quarter of it is free before writing again, so a
-            // decoder that is ahead decodes in batches instead of waking once per AAC frame.
-            if free == 0 || (waitingForRoom && free < capacityFrames / 4) {
-                if cancellation.isCancelled { return false }
-                waitingForRoom = true
-                // No lock to wait on (the consumer is the audio callback, which must not signal):
-                // sleep about as long as the consumer needs to free that room, at most 50 ms at a time.
-                let wanted = capacityFrames / 4 - free
-                let needed = UInt32(min(50_000, max(2_000, wanted * 1_000_000 / format.sampleRate)))
-                idleWaitUs = idleWaitUs == 0 ? needed : min(50_000, max(needed, idleWaitUs * 2))
-                usleep(idleWaitUs)
+            if free == 0 {
+                waitForRoom()
                 continue
             }
-            waitingForRoom = false
-            idleWaitUs = 0
             let n = min(free, frames - done, capacityFrames - w % capacityFrames)
             (samples + (w % capacityFrames) * channels)
                 .update(from: source + done * channels, count: n * channels)
             writtenFrames.store(w + n, ordering: .releasing)
             done += n
+            callReadableHandler()
         }
         return true
     }
 
+    /// Sleeps until a quarter of the ring is free (so a decoder that is ahead decodes in batches
+    /// instead of waking once per AAC frame) or the buffer is cancelled.
+    private func waitForRoom() {
+        let wanted = max(1, capacityFrames / 4)
+        roomWanted.store(wanted, ordering: .sequentiallyConsistent)
+        // Announced before looking again: a consumer that read in between sees the announcement.
+        let free = capacityFrames - (writtenFrames.load(ordering: .relaxed) - readFrames.load(ordering: .sequentiallyConsistent))
+        if free < wanted {
+            while sem_wait(room) != 0, errno == EINTR {}
+        }
+        roomWanted.store(0, ordering: .sequentiallyConsistent)
+    }
+
+    /// Calls the consumer's `whenReadable` handler, if one waits.
+    private func callReadableHandler() {
+        guard readableWanted.load(ordering: .sequentiallyConsistent),
+              readableWanted.exchange(false, ordering: .sequentiallyConsistent) else { return }
+        readable.withLock { handler -> (@Sendable () -> Void)? in
+            defer { handler = nil }
+            return handler
+        }?()
+    }
+
     /// Says no more frames will come; once drained, the consumer sees `isDrained`.
-    public func finish() { finished.store(true, ordering: .releasing) }
+    public func finish() {
+        finished.store(true, ordering: .releasing)
+        callReadableHandler()   // a waiting consumer learns the buffer is drained
+    }
 
     // MARK: Consumer
 
@@ -80,10 +118,30 @@ public final class PCMBuffer: @unchecked Sendable {
             if available == 0 { break }
             let n = min(available, frames - done, capacityFrames - r % capacityFrames)
             (destination + done * channels).update(from: samples + (r % capacityFrames) * channels, count: n * channels)
-            readFrames.store(r + n, ordering: .releasing)
+            readFrames.store(r + n, ordering: .sequentiallyConsistent)
             done += n
         }
+        // The producer waits for a quarter of the ring: one post per batch, none per callback.
+        let wanted = roomWanted.load(ordering: .sequentiallyConsistent)
+        if done > 0, wanted > 0, capacityFrames - availableFrames >= wanted,
+           roomWanted.compareExchange(expected: wanted, desired: 0, ordering: .sequentiallyConsistent).exchanged {
+            sem_post(room)   // never blocks; a futex wake only when the producer sleeps
+        }
         return done
+    }
+
+    /// Calls `handler` once (on the producer's thread) when frames arrive or the producer finishes;
+    /// for a consumer that found the buffer empty. Returns false, without keeping `handler`, when
+    /// frames are already there or the producer has finished: read again now.
+    public func whenReadable(_ handler: @escaping @Sendable () -> Void) -> Bool {
+        readable.withLock { $0 = handler }
+        readableWanted.store(true, ordering: .sequentiallyConsistent)
+        // Looked at after announcing, so a write in between is seen here or calls the handler.
+        guard availableFrames == 0, !isFinished else {
+            if readableWanted.exchange(false, ordering: .sequentiallyConsistent) { readable.withLock { $0 = nil } }
+            return false
+        }
+        return true
     }
 
     /// Frames ready to read now.

@@ -53,13 +53,13 @@ public final class PreviewDecoder: @unchecked Sendable {
 
     /// Starts the decoder thread.
     public func start() {
-        startThread { [self] in run() }
+        startThread(named: "previewd.decode") { [self] in run() }
     }
 
     /// Stops the decoder at its next read, wait or packet; a blocked read returns at once. The
     /// download is not touched: another decoder (a seek) may read the same bytes.
     public func cancel() {
-        output.cancellation.cancel()
+        output.cancel()
         source.wakeReaders()
     }
 
@@ -77,7 +77,7 @@ public final class PreviewDecoder: @unchecked Sendable {
         let channels = output.format.channels
         do throws(DecodeError) {
             let pipeline = try DecodePipeline(source: source, format: output.format, startMs: startMs,
-                                              cancellation: output.cancellation)
+                                              cancellation: output.cancellationFlag)
             while let chunk = try pipeline.next() {
                 // Continuing a parked head: decode the head again (a quarter second of audio, well
                 // under a millisecond) and drop it, so the resampler's history is the head's and the

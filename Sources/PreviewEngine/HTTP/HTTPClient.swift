@@ -24,7 +24,7 @@ public final class HTTPClient: Sendable {
     /// A client with its own thread; the thread ends with `shutdown` or when the client is released.
     public init() {
         loop = CurlLoop()
-        startThread { [loop] in loop.run() }
+        startThread(named: "previewd.http") { [loop] in loop.run() }
     }
 
     deinit { loop.stop() }
@@ -114,7 +114,9 @@ final class CurlLoop: @unchecked Sendable {   // `mailbox` and `stopping` guarde
             var running: Int32 = 0
             curl_multi_perform(multi, &running)
             collectFinished()
-            curl_multi_poll(multi, nil, 0, 1000, nil)   // woken early by curl_multi_wakeup
+            // No timer of its own: curl shortens the wait to its next timeout when a transfer needs
+            // one, and `post`/`stop` end it with curl_multi_wakeup; idle, the thread sleeps.
+            curl_multi_poll(multi, nil, 0, Int32.max, nil)
         }
         for exchange in Array(active.values) { end(exchange, .cancelled) }
         let late = lock.withLock { () -> [Message] in

@@ -10,8 +10,9 @@ public protocol AudioSink: AnyObject, Sendable {
     func setEventHandler(_ handler: @escaping @Sendable (OutputEvent) -> Void)
     /// Plays `feed` now; corked when `paused`. If the previous feed still had audio to play (a skip),
     /// that audio is flushed, not heard; if it had ended by itself, `feed` follows it with no gap.
-    /// Playing the feed that is already current only sets the cork.
-    func play(_ feed: PCMBuffer, paused: Bool) throws(OutputError)
+    /// Playing the feed that is already current only sets the cork. Never waits for the device:
+    /// when there is none (yet), the sink reports `.lost` and later `.restored`.
+    func play(_ feed: PCMBuffer, paused: Bool)
     /// Plays `feed` right after the current one drains, in the same stream (gapless); nil cancels.
     func enqueue(_ feed: PCMBuffer?)
     /// Corks: sound stops at once, nothing is lost.
@@ -50,12 +51,4 @@ public enum OutputEvent: Equatable, Sendable {
     case lost(String, heardFrames: Int)
     /// The output is back (reconnected); nothing is playing on it yet.
     case restored
-}
-
-/// Why the output could not play.
-public struct OutputError: Error, Equatable, Sendable {
-    /// One line for the user.
-    public var message: String
-    /// An error with `message`.
-    public init(_ message: String) { self.message = message }
 }

@@ -4,40 +4,43 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
-import Dispatch
 
-/// Connecting, losing and regaining the PulseAudio server.
+/// Connecting, losing and regaining the PulseAudio server, all on the mainloop thread: each step
+/// is a callback (context state, stream state, the link timer), none waits.
 extension PulseSink {
-    /// Creates the context and the playback stream and waits until both are ready.
-    func connectLocked() throws(OutputError) {
+    /// Starts an attempt: a new context connecting, the stream opened once it is ready
+    /// (`contextStateChanged`), and the link timer as the attempt's deadline.
+    func connectLocked() {
         disconnectLocked()
-        let api = pa_threaded_mainloop_get_api(mainloop)
+        link = .connecting
+        armLinkTimerLocked(after: configuration.connectTimeout)
         let props = pa_proplist_new()
         defer { pa_proplist_free(props) }
         pa_proplist_sets(props, PA_PROP_APPLICATION_NAME, "previewd")
         pa_proplist_sets(props, PA_PROP_APPLICATION_ID, "previewd")
         pa_proplist_sets(props, PA_PROP_MEDIA_ROLE, "music")
-        guard let ctx = pa_context_new_with_proplist(api, "previewd", props) else {
-            throw fail("could not create a PulseAudio context")
+        guard let ctx = pa_context_new_with_proplist(mainloopAPI, "previewd", props) else {
+            return connectionFailedLocked("could not create a PulseAudio context")
         }
         context = ctx
-        let me = Unmanaged.passUnretained(self).toOpaque()
-        pa_context_set_state_callback(ctx, pulseContextState, me)
+        pa_context_set_state_callback(ctx, pulseContextState, Unmanaged.passUnretained(self).toOpaque())
         guard pa_context_connect(ctx, configuration.server, PA_CONTEXT_NOAUTOSPAWN, nil) >= 0 else {
-            throw fail("cannot connect to PulseAudio: \(String(cString: pa_strerror(pa_context_errno(ctx))))")
+            return connectionFailedLocked("cannot connect to PulseAudio: \(errorText(ctx))")
         }
-        try waitLocked("connecting to PulseAudio") {
-            let s = pa_context_get_state(ctx)
-            if s == PA_CONTEXT_READY { return true }
-            return cpa_context_is_good(s) == 0 ? nil : false
-        }
+    }
 
+    /// The context is ready: opens the playback stream on it, corked.
+    private func openStreamLocked(_ ctx: OpaquePointer) {
+        let props = pa_proplist_new()
+        defer { pa_proplist_free(props) }
+        pa_proplist_sets(props, PA_PROP_MEDIA_ROLE, "music")
         var spec = pa_sample_spec(format: cpa_sample_float32ne(), rate: UInt32(format.sampleRate),
                                   channels: UInt8(format.channels))
         guard let s = pa_stream_new_with_proplist(ctx, "preview", &spec, nil, props) else {
-            throw fail("cannot create a PulseAudio stream: \(String(cString: pa_strerror(pa_context_errno(ctx))))")
+            return connectionFailedLocked("cannot create a PulseAudio stream: \(errorText(ctx))")
         }
         stream = s
+        let me = Unmanaged.passUnretained(self).toOpaque()
         pa_stream_set_state_callback(s, pulseStreamState, me)
         pa_stream_set_write_callback(s, pulseStreamWrite, me)
         // ~40 ms in the server, refilled a third at a time: low latency without pa_simple's ~2 s, and
@@ -51,45 +54,72 @@ extension PulseSink {
                                       | PA_STREAM_START_MUTED.rawValue * (muted ? 1 : 0))
         var volume = cvolumeLocked()
         guard pa_stream_connect_playback(s, configuration.sink, &attr, flags, &volume, nil) >= 0 else {
-            throw fail("cannot open a PulseAudio stream: \(String(cString: pa_strerror(pa_context_errno(ctx))))")
+            return connectionFailedLocked("cannot open a PulseAudio stream: \(errorText(ctx))")
         }
-        try waitLocked("opening the PulseAudio stream") {
-            let state = pa_stream_get_state(s)
-            if state == PA_STREAM_READY { return true }
-            return cpa_stream_is_good(state) == 0 ? nil : false
-        }
-        retryTimer = pa_context_rttime_new(ctx, UInt64.max, pulseRetryTimer, me)  // created disarmed
+    }
+
+    /// The stream is ready: the attempt succeeded. After a loss the player is told (it starts
+    /// again from where the sound stopped); on the first connection the waiting feed is written.
+    private func streamReadyLocked(_ s: OpaquePointer) {
+        link = .ready
+        failedAttempts = 0
         lostReason = nil
-    }
-
-    /// Waits (releasing the lock) until `ready` says true; nil from it means failure.
-    private func waitLocked(_ what: String, _ ready: () -> Bool?) throws(OutputError) {
-        let deadline = Date(timeIntervalSinceNow: configuration.connectTimeout)
-        while true {
-            switch ready() {
-            case true?: return
-            case nil:
-                let why = context.map { String(cString: pa_strerror(pa_context_errno($0))) } ?? "unknown error"
-                throw fail("PulseAudio failed while \(what): \(why)")
-            case false?:
-                guard Date() < deadline else { throw fail("PulseAudio did not answer while \(what)") }
-                // The state callbacks signal the mainloop; this wait releases the lock meanwhile.
-                pa_threaded_mainloop_wait(mainloop)
-            }
+        disarmLinkTimerLocked()
+        applyVolumeLocked()
+        if lossReported {
+            lossReported = false
+            feed = nil
+            queued = nil
+            eventHandler?(.restored)
+        } else if feed != nil {
+            fillLocked(Int(pa_stream_writable_size(s)))
+            complete(pa_stream_cork(s, corked ? 1 : 0, nil, nil))
         }
     }
 
-    private func fail(_ message: String) -> OutputError {
-        disconnectLocked()
-        lostReason = message
-        return OutputError(message)
+    /// The connection or an attempt at it failed: reports the loss once (with what had been heard),
+    /// drops the feeds and tries again after the next backoff step.
+    func connectionFailedLocked(_ why: String) {
+        guard !closed, link == .connecting || link == .ready else { return }
+        lostReason = why
+        if !lossReported {
+            lossReported = true
+            let heard = heardFramesLocked()
+            feed = nil
+            queued = nil
+            feedFramesWritten = 0
+            eventHandler?(.lost(why, heardFrames: heard))
+        }
+        link = .waitingToRetry
+        let delays = configuration.reconnectBackoff
+        armLinkTimerLocked(after: delays[min(failedAttempts, delays.count - 1)])
+        failedAttempts += 1
+        fadeEndedLocked()   // a fade in progress has nothing left to fade
+    }
+
+    /// The link timer: an attempt ran out of time, or the wait before the next one is over.
+    func linkTimerFired() {
+        switch link {
+        case .connecting: connectionFailedLocked("PulseAudio did not answer within \(Int(configuration.connectTimeout)) s")
+        case .waitingToRetry: connectLocked()
+        case .down, .ready: break
+        }
+    }
+
+    private func armLinkTimerLocked(after seconds: TimeInterval) {
+        var when = Self.wallClock(after: pa_usec_t(seconds * 1_000_000))
+        if let linkTimer {
+            mainloopAPI.pointee.time_restart(linkTimer, &when)
+        } else {
+            linkTimer = mainloopAPI.pointee.time_new(mainloopAPI, &when, pulseLinkTimer, Unmanaged.passUnretained(self).toOpaque())
+        }
+    }
+
+    private func disarmLinkTimerLocked() {
+        if let linkTimer { mainloopAPI.pointee.time_restart(linkTimer, nil) }
     }
 
     func disconnectLocked() {
-        if let retryTimer, let api = pa_threaded_mainloop_get_api(mainloop) {
-            api.pointee.time_free(retryTimer)
-        }
-        retryTimer = nil
         if let s = stream {
             // Callbacks unset first, so none runs for a stream being freed (as MPD does).
             pa_stream_set_state_callback(s, nil, nil)
@@ -106,62 +136,30 @@ extension PulseSink {
         }
     }
 
-    /// The server or the stream went away: report what had been heard, drop the feeds, reconnect.
-    func lostLocked(_ why: String) {
-        guard lostReason == nil, !closed else { return }
-        lostReason = why
-        let heard = heardFramesLocked()
-        feed = nil
-        queued = nil
-        feedFramesWritten = 0
-        eventHandler?(.lost(why, heardFrames: heard))
-        startReconnectingLocked()
-    }
-
-    /// Starts the reconnecting thread unless one runs: it tries with growing waits until the server
-    /// answers or the sink is closed, then reports `.restored`.
-    func startReconnectingLocked() {
-        guard !reconnecting, !closed else { return }
-        reconnecting = true
-        startThread { [self] in
-            var attempt = 0
-            while true {
-                let delays = configuration.reconnectBackoff
-                let wait = delays[min(attempt, delays.count - 1)]
-                attempt += 1
-                if wakeReconnector.wait(timeout: .now() + wait) == .success { return }   // closed
-                lock()
-                if closed { unlock(); return }
-                do {
-                    try connectLocked()
-                    reconnecting = false
-                    applyVolumeLocked()
-                    eventHandler?(.restored)
-                    unlock()
-                    return
-                } catch {
-                    unlock()
-                }
-            }
-        }
-    }
-
     func contextStateChanged() {
-        pa_threaded_mainloop_signal(mainloop, 0)
-        guard let context, stream != nil else { return }
-        let state = pa_context_get_state(context)
-        if state == PA_CONTEXT_FAILED || state == PA_CONTEXT_TERMINATED {
-            lostLocked("PulseAudio connection lost: \(String(cString: pa_strerror(pa_context_errno(context))))")
+        guard let context else { return }
+        switch pa_context_get_state(context) {
+        case PA_CONTEXT_READY: if stream == nil { openStreamLocked(context) }
+        case PA_CONTEXT_FAILED, PA_CONTEXT_TERMINATED:
+            connectionFailedLocked(link == .ready ? "PulseAudio connection lost: \(errorText(context))"
+                                                  : "cannot connect to PulseAudio: \(errorText(context))")
+        default: break
         }
     }
 
     func streamStateChanged() {
-        pa_threaded_mainloop_signal(mainloop, 0)
         guard let stream else { return }
-        let state = pa_stream_get_state(stream)
-        if state == PA_STREAM_FAILED || state == PA_STREAM_TERMINATED {
-            lostLocked("PulseAudio stream ended (sink removed or server gone)")
+        switch pa_stream_get_state(stream) {
+        case PA_STREAM_READY: streamReadyLocked(stream)
+        case PA_STREAM_FAILED, PA_STREAM_TERMINATED:
+            connectionFailedLocked(link == .ready ? "PulseAudio stream ended (sink removed or server gone)"
+                                                  : "cannot open a PulseAudio stream: \(context.map(errorText) ?? "no context")")
+        default: break
         }
+    }
+
+    private func errorText(_ ctx: OpaquePointer) -> String {
+        String(cString: pa_strerror(pa_context_errno(ctx)))
     }
 }
 
@@ -181,7 +179,7 @@ private func pulseStreamWrite(_ s: OpaquePointer?, _ bytes: Int, _ userdata: Uns
     sink(userdata).fillLocked(bytes)
 }
 
-private func pulseRetryTimer(_ api: UnsafeMutablePointer<pa_mainloop_api>?, _ e: OpaquePointer?,
-                             _ tv: UnsafePointer<timeval>?, _ userdata: UnsafeMutableRawPointer?) {
-    sink(userdata).retryFired()
+private func pulseLinkTimer(_ api: UnsafeMutablePointer<pa_mainloop_api>?, _ e: OpaquePointer?,
+                            _ tv: UnsafePointer<timeval>?, _ userdata: UnsafeMutableRawPointer?) {
+    sink(userdata).linkTimerFired()
 }

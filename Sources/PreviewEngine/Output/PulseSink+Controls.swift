@@ -1,4 +1,3 @@
-import Glibc
 import CPulse
 
 /// Volume, mute and the stream's description for mixers.
@@ -11,20 +10,62 @@ extension PulseSink {
         }
     }
 
-    /// Lowers the stream's volume to silence in small steps over about `milliseconds`, then stops:
-    /// ending mid-waveform at full level would click.
+    /// What is left of a fade-out: the level it started from and the steps still to take.
+    struct Fade {
+        static let steps = 6
+        var level: Int
+        var stepUsec: pa_usec_t
+        var stepsLeft = Fade.steps
+        var timer: OpaquePointer?
+        var done = false
+    }
+
+    /// Lowers the stream's volume to silence in small steps over about `milliseconds` (steps taken
+    /// by a mainloop time event; this thread waits for the last), then stops: ending mid-waveform at
+    /// full level would click.
     public func fadeOutAndStop(milliseconds: Int = 30) {
-        let level = withLock { volumePercent }
-        let steps = 6
-        for step in 1...steps {
-            withLock {
-                volumePercent = level * (steps - step) / steps
-                applyVolumeLocked()
-            }
-            usleep(UInt32(milliseconds * 1000 / steps))
+        lock(); defer { unlock() }
+        if readyStream != nil, feed != nil, !corked {
+            let step = pa_usec_t(milliseconds * 1000 / Fade.steps)
+            fade = Fade(level: volumePercent, stepUsec: step)
+            var when = Self.wallClock(after: step)
+            fade?.timer = mainloopAPI.pointee.time_new(mainloopAPI, &when, pulseFadeStep, Unmanaged.passUnretained(self).toOpaque())
+            while fade?.done == false { pa_threaded_mainloop_wait(mainloop) }   // signalled by the last step
+            if let timer = fade?.timer { mainloopAPI.pointee.time_free(timer) }
+            volumePercent = fade?.level ?? volumePercent
+            fade = nil
         }
-        stop()
-        withLock { volumePercent = level }
+        stopLocked()
+    }
+
+    /// One step of the fade (mainloop thread).
+    func fadeStep() {
+        guard var current = fade, !current.done else { return }
+        current.stepsLeft -= 1
+        fade = current
+        volumePercent = current.level * current.stepsLeft / Fade.steps
+        applyVolumeLocked()
+        if current.stepsLeft > 0, let timer = current.timer {
+            var when = Self.wallClock(after: current.stepUsec)
+            mainloopAPI.pointee.time_restart(timer, &when)
+        } else {
+            fadeEndedLocked()
+        }
+    }
+
+    /// Ends the fade's wait (its last step, or the output went away).
+    func fadeEndedLocked() {
+        guard fade != nil else { return }
+        fade?.done = true
+        pa_threaded_mainloop_signal(mainloop, 0)
+    }
+
+    /// Now plus `usec`, as the mainloop's time events want it (wall clock).
+    static func wallClock(after usec: pa_usec_t) -> timeval {
+        var when = timeval()
+        pa_gettimeofday(&when)
+        pa_timeval_add(&when, usec)
+        return when
     }
 
     public func setMetadata(title: String?, artist: String?) {
@@ -54,4 +95,9 @@ extension PulseSink {
         complete(pa_context_set_sink_input_volume(context, index, &volume, nil, nil))
         complete(pa_context_set_sink_input_mute(context, index, muted ? 1 : 0, nil, nil))
     }
+}
+
+private func pulseFadeStep(_ api: UnsafeMutablePointer<pa_mainloop_api>?, _ e: OpaquePointer?,
+                           _ tv: UnsafePointer<timeval>?, _ userdata: UnsafeMutableRawPointer?) {
+    Unmanaged<PulseSink>.fromOpaque(userdata!).takeUnretainedValue().fadeStep()
 }

@@ -4,14 +4,17 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
-import Dispatch
 import PreviewCore
 
 /// Plays PCM through PulseAudio: one threaded mainloop and one long-lived asynchronous playback
 /// stream, written to from the stream's write callback. Tracks are written into the same stream
 /// back to back (an enqueued feed follows the drained one in the same callback: gapless); a skip
-/// flushes the stream so old audio is not heard after the command. When the server goes away the
-/// sink reconnects by itself with backoff and reports `.restored`.
+/// flushes the stream so old audio is not heard after the command.
+///
+/// The mainloop thread alone connects: the first `play` starts an asynchronous connection and
+/// returns; when the server goes away (or never answers) the sink reports `.lost` once, tries
+/// again from a mainloop time event with growing waits, and reports `.restored`. No caller ever
+/// waits for the server, and no second thread ever touches a context.
 ///
 /// Fields marked "mainloop lock" are read and written only with `pa_threaded_mainloop_lock` held;
 /// the callbacks run on the mainloop thread with that lock held.
@@ -24,7 +27,7 @@ public final class PulseSink: AudioSink {
         public var sink: String?
         /// Target latency: how much audio the server holds ahead of the speaker.
         public var latencyMs: Int = 40
-        /// How long to wait for the server when connecting.
+        /// How long a connection attempt may take before it counts as failed.
         public var connectTimeout: TimeInterval = 5
         /// Waits between reconnection attempts; the last one repeats.
         public var reconnectBackoff: [TimeInterval] = [0.2, 0.5, 1, 2, 4]
@@ -39,9 +42,17 @@ public final class PulseSink: AudioSink {
     public let format: PCMFormat
     let configuration: Configuration
     let mainloop: OpaquePointer
+    /// Where the connection to the server is.
+    enum Link { case down, connecting, ready, waitingToRetry }
+    var link = Link.down                     // mainloop lock
     var context: OpaquePointer?              // mainloop lock
     var stream: OpaquePointer?               // mainloop lock
-    var retryTimer: OpaquePointer?           // mainloop lock
+    /// The connection's one timer: an attempt's deadline, then the wait before the next attempt.
+    var linkTimer: OpaquePointer?            // mainloop lock
+    var failedAttempts = 0                   // mainloop lock; since the last ready stream
+    var lossReported = false                 // mainloop lock; `.lost` sent, `.restored` owed
+    var corked = true                        // mainloop lock; what the stream should be
+    var fade: Fade?                          // mainloop lock; a fade-out in progress
     var feed: PCMBuffer?                     // mainloop lock
     var queued: PCMBuffer?                   // mainloop lock; plays when `feed` drains
     var feedFramesWritten = 0                // mainloop lock
@@ -49,13 +60,11 @@ public final class PulseSink: AudioSink {
     var drainReported = false                // mainloop lock
     var starving = false                     // mainloop lock; an underrun was reported
     var lostReason: String?                  // mainloop lock
-    var reconnecting = false                 // mainloop lock
     var volumePercent = 100                  // mainloop lock
     var muted = false                        // mainloop lock
     var eventHandler: (@Sendable (OutputEvent) -> Void)?  // mainloop lock
     var closed = false                       // mainloop lock
     private var released = false             // owner's thread only: close() ran
-    let wakeReconnector = DispatchSemaphore(value: 0)      // ends a reconnect wait early (close)
 
     /// A sink that connects on first use (a missing server is reported then, not at start).
     public init(configuration: Configuration = Configuration(), format: PCMFormat = .engine) {
@@ -72,25 +81,25 @@ public final class PulseSink: AudioSink {
         withLock { eventHandler = handler }
     }
 
-    public func play(_ feed: PCMBuffer, paused: Bool) throws(OutputError) {
+    public func play(_ feed: PCMBuffer, paused: Bool) {
         lock(); defer { unlock() }
-        if stream == nil {
-            do { try connectLocked() } catch {
-                startReconnectingLocked()
-                throw error
-            }
-        }
-        guard let stream else { throw OutputError(lostReason ?? "no audio output") }
         if self.feed !== feed {
             // A skip flushes so the old track is not heard after the command. When the old track ended
             // by itself (its feed drained), its last frames are still playing: append instead, no gap.
-            if !(self.feed?.isDrained ?? true) { complete(pa_stream_flush(stream, nil, nil)) }
+            if let stream = readyStream, !(self.feed?.isDrained ?? true) { complete(pa_stream_flush(stream, nil, nil)) }
             self.feed = feed
             feedFramesWritten = 0
             drainReported = false
             starving = false
         }
         if queued === feed { queued = nil }
+        corked = paused
+        guard let stream = readyStream else {
+            // Written once the stream is ready. After a loss the retry timer reconnects, and the
+            // player starts again from `.restored`.
+            if link == .down, !closed { connectLocked() }
+            return
+        }
         fillLocked(Int(pa_stream_writable_size(stream)))
         complete(pa_stream_cork(stream, paused ? 1 : 0, nil, nil))
     }
@@ -99,28 +108,20 @@ public final class PulseSink: AudioSink {
         withLock {
             queued = next
             // The current feed may already be drained and waiting: start the next one now.
-            if let stream, feed?.isDrained ?? false { fillLocked(Int(pa_stream_writable_size(stream))) }
+            if let stream = readyStream, feed?.isDrained ?? false { fillLocked(Int(pa_stream_writable_size(stream))) }
         }
     }
 
     public func pause() {
-        withLock { if let stream { complete(pa_stream_cork(stream, 1, nil, nil)) } }
+        withLock { setCorkLocked(true) }
     }
 
     public func resume() {
-        withLock { if let stream { complete(pa_stream_cork(stream, 0, nil, nil)) } }
+        withLock { setCorkLocked(false) }
     }
 
     public func stop() {
-        withLock {
-            feed = nil
-            queued = nil
-            feedFramesWritten = 0
-            if let stream {
-                complete(pa_stream_cork(stream, 1, nil, nil))
-                complete(pa_stream_flush(stream, nil, nil))
-            }
-        }
+        withLock { stopLocked() }
     }
 
     public var playedFrames: Int {
@@ -145,14 +146,32 @@ public final class PulseSink: AudioSink {
         released = true
         lock()
         closed = true
+        link = .down
+        if let linkTimer { mainloopAPI.pointee.time_free(linkTimer) }
+        linkTimer = nil
         disconnectLocked()
         unlock()
-        wakeReconnector.signal()
         pa_threaded_mainloop_stop(mainloop)
         pa_threaded_mainloop_free(mainloop)
     }
 
     // MARK: Mainloop thread (lock held)
+
+    /// The stream, when it is ready to be written to.
+    var readyStream: OpaquePointer? { link == .ready ? stream : nil }
+
+    func setCorkLocked(_ on: Bool) {
+        corked = on
+        if let stream = readyStream { complete(pa_stream_cork(stream, on ? 1 : 0, nil, nil)) }
+    }
+
+    func stopLocked() {
+        feed = nil
+        queued = nil
+        feedFramesWritten = 0
+        setCorkLocked(true)
+        if let stream = readyStream { complete(pa_stream_flush(stream, nil, nil)) }
+    }
 
     /// Frames of the current feed heard: written minus what the server still holds.
     func heardFramesLocked() -> Int {
@@ -168,7 +187,7 @@ public final class PulseSink: AudioSink {
     /// No allocation, no waiting.
     func fillLocked(_ bytes: Int) {
         var remaining = bytes
-        while remaining >= format.bytesPerFrame, let stream, let current = feed {
+        while remaining >= format.bytesPerFrame, let stream = readyStream, let current = feed {
             var data: UnsafeMutableRawPointer?
             var size = remaining
             guard pa_stream_begin_write(stream, &data, &size) == 0, let data, size > 0 else { return }
@@ -198,28 +217,25 @@ public final class PulseSink: AudioSink {
                 starving = false
                 eventHandler?(.started(ObjectIdentifier(next)))
             } else {
+                // The decoder is behind: it calls back with its next frames (none wait for a timer).
+                guard current.whenReadable({ [weak self] in self?.feedBecameReadable() }) else { continue }
                 if feedFramesWritten > 0, !starving {
                     starving = true
                     eventHandler?(.underrun(ObjectIdentifier(current)))
                 }
-                armRetryLocked()   // the decoder is behind: look again shortly
                 return
             }
         }
     }
 
-    func armRetryLocked() {
-        guard let context, let retryTimer else { return }
-        pa_context_rttime_restart(context, retryTimer, pa_rtclock_now() + 5_000)
-    }
-
-    func retryFired() {
-        guard let stream else { return }
-        fillLocked(Int(pa_stream_writable_size(stream)))
+    /// A feed that had run dry has frames again (called on its decoder's thread).
+    private func feedBecameReadable() {
+        withLock { if let stream = readyStream { fillLocked(Int(pa_stream_writable_size(stream))) } }
     }
 
     // MARK: Locking
 
+    var mainloopAPI: UnsafeMutablePointer<pa_mainloop_api> { pa_threaded_mainloop_get_api(mainloop) }
     func lock() { pa_threaded_mainloop_lock(mainloop) }
     func unlock() { pa_threaded_mainloop_unlock(mainloop) }
     func withLock<T>(_ body: () -> T) -> T { lock(); defer { unlock() }; return body() }

@@ -30,17 +30,9 @@ extension Player {
         case .startOutput(let request, let paused):
             guard let slot = current, transport.currentRequest == request else { return }
             let track = queue[safe: slot.index]?.track
-            do {
-                try sink.play(slot.pcm, paused: paused)
-                sink.setMetadata(title: track?.trackName, artist: track?.artistName)
-                if !transport.outputLost { lastError = nil }
-            } catch {
-                // No server (yet): the sink keeps trying; on `.restored` playback starts here.
-                lastError = error.message
-                heardAtLossMs = slot.startMs
-                log(.error, error.message)
-                followUps.append(.outputLost)
-            }
+            sink.play(slot.pcm, paused: paused)
+            sink.setMetadata(title: track?.trackName, artist: track?.artistName)
+            if !transport.outputLost { lastError = nil }
         case .pauseOutput: sink.pause()
         case .resumeOutput: sink.resume()
         case .stopOutput:

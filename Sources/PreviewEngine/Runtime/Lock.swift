@@ -1,3 +1,4 @@
+import CPreviewLinux
 import Glibc
 
 /// A pthread mutex (FoundationEssentials has no NSLock; `Mutex` cannot guard several fields that
@@ -77,12 +78,16 @@ public final class Condition: @unchecked Sendable {
     }
 }
 
-/// Starts `body` on a new detached thread. FoundationEssentials has no Thread.
-public func startThread(_ body: @escaping @Sendable () -> Void) {
-    let box = Unmanaged.passRetained(ThreadBody(body)).toOpaque()
+/// Starts `body` on a new detached thread called `name` (top and /proc/PID/task/*/comm show its
+/// first 15 bytes; a thread would otherwise carry its creator's name).
+/// FoundationEssentials has no Thread.
+public func startThread(named name: String, _ body: @escaping @Sendable () -> Void) {
+    let box = Unmanaged.passRetained(ThreadBody(name: name, body: body)).toOpaque()
     var thread = pthread_t()
     let status = pthread_create(&thread, nil, { raw in
-        Unmanaged<ThreadBody>.fromOpaque(raw!).takeRetainedValue().body()
+        let work = Unmanaged<ThreadBody>.fromOpaque(raw!).takeRetainedValue()
+        cpl_set_thread_name(work.name)
+        work.body()
         return nil
     }, box)
     precondition(status == 0, "pthread_create failed: \(status)")
@@ -90,6 +95,7 @@ public func startThread(_ body: @escaping @Sendable () -> Void) {
 }
 
 private final class ThreadBody {
+    let name: String
     let body: @Sendable () -> Void
-    init(_ body: @escaping @Sendable () -> Void) { self.body = body }
+    init(name: String, body: @escaping @Sendable () -> Void) { self.name = name; self.body = body }
 }
