@@ -11,7 +11,7 @@ import PreviewEngine
 /// The previewd daemon: runs in the foreground, logs to stderr, serves the control socket until
 /// SIGTERM or SIGINT, then stops playback and removes its socket.
 @main
-struct Previewd: AsyncParsableCommand {
+struct Previewd: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "previewd",
         abstract: "Headless player of iTunes Store previews, steered with previewctl.",
@@ -42,7 +42,7 @@ struct Previewd: AsyncParsableCommand {
     var pulseServer: String?
 
     @Option(help: "Output latency target in milliseconds.")
-    var latencyMs: Int = 40
+    var latencyMs: Int = 100
 
     @Option(help: "Tracks after the current one fetched and decoded ahead.")
     var prefetchAhead: Int = 1
@@ -102,7 +102,9 @@ struct Previewd: AsyncParsableCommand {
         guard (1...3600).contains(previewTimeout) else { throw ValidationError("--preview-timeout must be 1–3600 s") }
     }
 
-    func run() async throws {
+    func run() throws {
+        // Before any thread starts: the signals arrive on the engine loop, every thread blocks them.
+        guard let termination = TerminationSignals() else { throw ExitCode(1) }
         signal(SIGPIPE, SIG_IGN)
         MemoryTrim.unmapLargeBuffersOnFree()
         let log = Log(minimum: verbose ? .debug : logLevel.level)
@@ -128,13 +130,16 @@ struct Previewd: AsyncParsableCommand {
                                    callsPerMinute: rateLimit, cacheSeconds: Double(catalogCacheSeconds), http: http)
         let fetcher = PreviewFetcher(stallTimeout: policy.stallTimeout, deadline: policy.downloadDeadline,
                                      localOrigin: PreviewURLPolicy.origin(of: apiBase), http: http)
+        // The engine loop is this thread from `loop.run()` on: the player, the control socket, the
+        // tasks and the signals all run there.
+        let loop = EngineLoop()
         let events = EventHub()
-        let player = Player(catalog: catalog, fetcher: fetcher, sink: audio, policy: policy, events: events,
+        let player = Player(loop: loop, catalog: catalog, fetcher: fetcher, sink: audio, policy: policy, events: events,
                             autopage: autopage, log: log)
-        await player.start()
-
         let path = socket ?? SocketPath.defaultPath()
-        let server = ControlServer(path: path, log: log, events: events) { request in await player.respond(to: request) }
+        let server = ControlServer(path: path, loop: loop, log: log, events: events) { request in
+            await player.respond(to: request)
+        }
         do {
             try server.start()
         } catch {
@@ -143,19 +148,30 @@ struct Previewd: AsyncParsableCommand {
         }
         log(.info, "previewd \(PreviewVersion.string) listening on \(path); catalog \(apiBase)")
 
-        if let search {
-            Task {
+        let search = self.search
+        loop.execute {
+            Task(executorPreference: loop) {
+                await player.start()
+                guard let search else { return }
                 do { _ = try await player.handle(.search(CatalogQuery(term: search), Enqueue())) }
                 catch { log(.warning, "start-up search failed: \((error as? ControlError)?.message ?? "\(error)")") }
             }
         }
 
-        let signalName = await TerminationSignal.wait()
-        log(.info, "\(signalName): shutting down")
-        server.stop()
-        audio.fadeOutAndStop()   // no click: the sound fades for 30 ms before the stream stops
-        await player.shutdown()
-        server.waitUntilIdle(seconds: 2)   // requests in flight end quickly: the network is closed
+        var stopping = false
+        termination.watch(on: loop) { signalName in
+            guard !stopping else { return }
+            stopping = true
+            log(.info, "\(signalName): shutting down")
+            server.stop()
+            Task(executorPreference: loop) {
+                audio.fadeOutAndStop()   // no click: the sound fades for 30 ms before the stream stops
+                await player.shutdown()
+                await server.waitUntilIdle(seconds: 2)   // requests in flight end quickly: the network is closed
+                loop.stop()
+            }
+        }
+        loop.run()
         audio.close()
     }
 }

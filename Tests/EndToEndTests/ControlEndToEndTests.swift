@@ -15,6 +15,7 @@ final class ControlEndToEndTests: SharedServerTestCase {
         XCTAssertTrue(watch.waitFor("queue   7 items"), watch.output)
         XCTAssertTrue(watch.waitFor("track   [0] A Four Forty — The Sine Waves"), watch.output)
         XCTAssertTrue(watch.waitFor("state   playing [0]"), watch.output)
+        XCTAssertTrue(watch.waitFor("position 0:01 / 0:"), "a tick each second while playing: \(watch.output)")
         XCTAssertEqual(try daemon.ctl("next").status, 0)
         XCTAssertTrue(watch.waitFor("track   [1] E Six Sixty"), watch.output)
         XCTAssertEqual(try daemon.ctl("pause").status, 0)
@@ -31,6 +32,24 @@ final class ControlEndToEndTests: SharedServerTestCase {
         watch.stop()
         json.stop()
         XCTAssertTrue(daemon.isRunning)
+    }
+
+    /// The daemon runs on its own named threads only: the engine loop (main), PulseAudio's mainloop,
+    /// curl's and the decoders'. No thread pool of the Swift runtime or libdispatch, whose Linux
+    /// pool wakes every second for as long as the process lives.
+    func testTheDaemonRunsOnlyItsOwnThreads() throws {
+        XCTAssertEqual(try daemon.ctl("search", "sine waves").status, 0)
+        XCTAssertNotNil(recorder.waitForTone(440, after: 0))
+        let watch = try daemon.ctlInBackground("watch", "--position")
+        XCTAssertTrue(watch.waitFor("position"), watch.output)
+        watch.stop()
+        XCTAssertEqual(try daemon.ctl("pause").status, 0)
+        XCTAssertEqual(try daemon.ctl("status").status, 0)
+        let tasks = try FileManager.default.contentsOfDirectory(atPath: "/proc/\(daemon.pid)/task")
+        let names = tasks.compactMap { try? String(contentsOfFile: "/proc/\(daemon.pid)/task/\($0)/comm", encoding: .utf8) }
+            .map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }
+        XCTAssertFalse(names.isEmpty)
+        for name in names { XCTAssertTrue(name.hasPrefix("previewd"), "a thread that is not previewd's own: \(name) in \(names)") }
     }
 
     func testClearRemoveAndMoveKeepTheRightTrackPlaying() throws {

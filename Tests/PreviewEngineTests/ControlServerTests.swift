@@ -8,21 +8,38 @@ import XCTest
 final class ControlServerTests: XCTestCase {
     var directory: String!
     var path: String { directory + "/previewd.sock" }
+    /// The server's event loop, on a thread of its own (previewd runs it on its main thread).
+    var loop: EngineLoop!
 
     override func setUp() {
         directory = NSTemporaryDirectory() + "previewd-control-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
         try? FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        loop = EngineLoop()
+        startThread(named: "test.loop") { [loop] in loop!.run() }
     }
 
     override func tearDown() {
+        loop.stop()
         try? FileManager.default.removeItem(atPath: directory)
     }
 
-    private func echoServer() -> ControlServer {
-        ControlServer(path: path, log: Log(minimum: .error)) { request in
-            if request.cmd == "slow" { try? await Task.sleep(nanoseconds: 200_000_000) }
-            return .success(id: request.id, .string(request.cmd))
+    private func server(events: EventHub? = nil, stallTimeout: Double = 5, idleTimeout: Double = 120) -> ControlServer {
+        ControlServer(path: path, loop: loop, log: Log(minimum: .error), events: events,
+                      stallTimeout: stallTimeout, idleTimeout: idleTimeout) { request in
+            if request.cmd == "slow" { await SlowAnswer.wait() }
+            return ControlReply.success(id: request.id, request.cmd)
         }
+    }
+
+    private func echoServer() -> ControlServer { server() }
+
+    /// Runs `body` on the loop's thread (where the hub lives) and returns its result.
+    private func onLoop<T: Sendable>(_ body: @escaping @Sendable () -> T) -> T {
+        let box = ValueBox<T>()
+        let done = DispatchSemaphore(value: 0)
+        loop.execute { box.value = body(); done.signal() }
+        done.wait()
+        return box.value!
     }
 
     func testAnswersLinesAndSurvivesBadInput() throws {
@@ -66,20 +83,20 @@ final class ControlServerTests: XCTestCase {
     }
 
     func testSubscribersReceiveEventsAndOthersStillGetAnswers() throws {
-        let hub = EventHub(maxPending: 64)
-        let server = ControlServer(path: path, log: Log(minimum: .error), events: hub) { request in
-            .success(id: request.id, .string(request.cmd))
-        }
+        let hub = EventHub()
+        let server = server(events: hub)
         try server.start()
         defer { server.stop() }
         let watcher = try LineClient(path: path)
         let subscribed = try watcher.ask(#"{"id":9,"cmd":"subscribe"}"#)
         XCTAssertEqual(subscribed.id, 9)
         XCTAssertTrue(subscribed.ok)
-        waitFor { hub.subscriberCount == 1 }
-        hub.publish(.state(.playing, index: 2))
-        hub.publish(.track(index: 2, Track(trackId: 7, trackName: "Seven")))
-        hub.publish(.error("track 3: preview server answered HTTP 404"))
+        waitFor { self.onLoop { hub.subscriberCount } == 1 }
+        onLoop {
+            hub.publish(.state(.playing, index: 2))
+            hub.publish(.track(index: 2, Track(trackId: 7, trackName: "Seven")))
+            hub.publish(.error("track 3: preview server answered HTTP 404"))
+        }
         XCTAssertEqual(try watcher.receiveValue()["event"], .string("state"))
         let track = try watcher.receiveValue()
         XCTAssertEqual(track["track"]?["trackName"], .string("Seven"))
@@ -91,25 +108,27 @@ final class ControlServerTests: XCTestCase {
         XCTAssertEqual(try other.ask(#"{"id":3,"cmd":"status"}"#).ok, true)
         // Leaving ends the subscription.
         close(watcher.fd)
-        waitFor { hub.subscriberCount == 0 }
-        XCTAssertEqual(hub.subscriberCount, 0)
+        waitFor { self.onLoop { hub.subscriberCount } == 0 }
+        XCTAssertEqual(onLoop { hub.subscriberCount }, 0)
     }
 
     func testASubscriberThatNeverReadsIsDroppedWithoutBlockingAnyone() throws {
-        let hub = EventHub(maxPending: 32)
-        let server = ControlServer(path: path, log: Log(minimum: .error), events: hub) { .success(id: $0.id, .null) }
+        let hub = EventHub()
+        let server = server(events: hub)
         try server.start()
         defer { server.stop() }
         let sleeper = try LineClient(path: path, receiveBuffer: 4096)
         try sleeper.send(#"{"cmd":"subscribe"}"#)
-        waitFor { hub.subscriberCount == 1 }
+        waitFor { self.onLoop { hub.subscriberCount } == 1 }
         let big = Track(trackId: 1, trackName: String(repeating: "n", count: 4000))
-        for i in 0..<5000 {
-            hub.publish(.track(index: i, big))   // never blocks, whatever the subscriber does
-            if hub.subscriberCount == 0 { break }
+        let left = onLoop { () -> Int in
+            for i in 0..<5000 {
+                hub.publish(.track(index: i, big))   // never blocks, whatever the subscriber does
+                if hub.subscriberCount == 0 { break }
+            }
+            return hub.subscriberCount
         }
-        waitFor { hub.subscriberCount == 0 }
-        XCTAssertEqual(hub.subscriberCount, 0, "a subscriber that stopped reading must be dropped")
+        XCTAssertEqual(left, 0, "a subscriber that stopped reading must be dropped")
         XCTAssertEqual(try LineClient(path: path).ask(#"{"id":1,"cmd":"status"}"#).ok, true)
     }
 
@@ -135,11 +154,10 @@ final class ControlServerTests: XCTestCase {
     /// new client takes the place of the idle one heard from longest ago, and the stalled one is
     /// told why and dropped after the stall timeout.
     func testIdleConnectionsAndAStalledLineNeverKeepAClientOut() throws {
-        let server = ControlServer(path: path, log: Log(minimum: .error), stallTimeout: 1) { request in
-            .success(id: request.id, .string(request.cmd))
-        }
+        let server = server(stallTimeout: 1)
         try server.start()
         defer { server.stop() }
+        let threadsBefore = Self.threadCount()
         let idle = try (0..<300).map { _ in try LineClient(path: path) }
         let stalled = try LineClient(path: path)
         guard UnixSocket.writeAll(stalled.fd, Array(#"{"id":1,"cmd":"#.utf8)) else { return XCTFail("could not write") }
@@ -150,12 +168,15 @@ final class ControlServerTests: XCTestCase {
         XCTAssertThrowsError(try stalled.receiveLine(), "the stalled connection is closed")
         XCTAssertThrowsError(try idle[0].ask(#"{"id":3,"cmd":"status"}"#), "the oldest idle connection made room")
         XCTAssertEqual(try idle[299].ask(#"{"id":4,"cmd":"status"}"#).ok, true, "a recent one is still served")
+        XCTAssertLessThan(Self.threadCount() - threadsBefore, 4, "connections cost no thread: one loop serves them all")
+    }
+
+    private static func threadCount() -> Int {
+        (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/task").count) ?? 0
     }
 
     func testAnIdleClientIsDisconnectedAfterTheIdleTimeout() throws {
-        let server = ControlServer(path: path, log: Log(minimum: .error), idleTimeout: 1) { request in
-            .success(id: request.id, .string(request.cmd))
-        }
+        let server = server(idleTimeout: 1)
         try server.start()
         defer { server.stop() }
         let client = try LineClient(path: path)
@@ -244,6 +265,20 @@ final class LineClient {
     func ask(_ line: String) throws -> ControlResponse {
         try send(line)
         return try receive()
+    }
+}
+
+/// Holds a value handed from the loop's thread.
+private final class ValueBox<T>: @unchecked Sendable {
+    var value: T?
+}
+
+/// What the "slow" command waits for: 200 ms on a thread of its own (not the runtime's pool).
+private enum SlowAnswer {
+    static func wait() async {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            startThread(named: "test.slow") { usleep(200_000); continuation.resume() }
+        }
     }
 }
 

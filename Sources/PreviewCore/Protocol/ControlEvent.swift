@@ -18,24 +18,40 @@ public enum ControlEvent: Equatable, Sendable {
     /// Where the current track is (sent every second when asked for).
     case position(ms: Int, durationMs: Int?)
 
-    /// The event's JSON object.
-    public var json: JSONValue {
-        func number(_ n: Int) -> JSONValue { .number(Double(n)) }
+}
+
+/// Events are written straight from their cases: `{"event": "state", "state": "playing", "index": 0}`.
+extension ControlEvent: Encodable {
+    private struct Key: CodingKey {
+        var stringValue: String
+        var intValue: Int? { nil }
+        init(_ name: String) { stringValue = name }
+        init?(stringValue: String) { self.stringValue = stringValue }
+        init?(intValue: Int) { nil }
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: Key.self)
+        func put(_ name: String, _ value: some Encodable) throws { try c.encode(value, forKey: Key(name)) }
         switch self {
         case .state(let state, let index):
-            return .object(["event": .string("state"), "state": .string(state.rawValue), "index": index.map(number) ?? .null])
+            try put("event", "state"); try put("state", state.rawValue); try put("index", index)
         case .track(let index, let track):
-            return .object(["event": .string("track"), "index": number(index), "track": (try? JSONValue(encoding: track)) ?? .null])
-        case .queue(let length): return .object(["event": .string("queue"), "length": number(length)])
-        case .error(let message): return .object(["event": .string("error"), "message": .string(message)])
-        case .outputLost(let why): return .object(["event": .string("output"), "state": .string("lost"), "reason": .string(why)])
-        case .outputBack: return .object(["event": .string("output"), "state": .string("ok")])
+            try put("event", "track"); try put("index", index); try put("track", track)
+        case .queue(let length):
+            try put("event", "queue"); try put("length", length)
+        case .error(let message):
+            try put("event", "error"); try put("message", message)
+        case .outputLost(let why):
+            try put("event", "output"); try put("state", "lost"); try put("reason", why)
+        case .outputBack:
+            try put("event", "output"); try put("state", "ok")
         case .volume(let level, let muted):
-            return .object(["event": .string("volume"), "volume": number(level), "muted": .bool(muted)])
+            try put("event", "volume"); try put("volume", level); try put("muted", muted)
         case .modes(let mode, let shuffle):
-            return .object(["event": .string("modes"), "repeat": .string(mode.rawValue), "shuffle": .bool(shuffle)])
+            try put("event", "modes"); try put("repeat", mode.rawValue); try put("shuffle", shuffle)
         case .position(let ms, let duration):
-            return .object(["event": .string("position"), "positionMs": number(ms), "durationMs": duration.map(number) ?? .null])
+            try put("event", "position"); try put("positionMs", ms); try put("durationMs", duration)
         }
     }
 }

@@ -102,7 +102,7 @@ public final class ITunesClient: Sendable {
         if let data = cache.get(key), let value = try? JSONDecoder().decode(T.self, from: data) { return value }
         if let wait = governor.take() {
             guard wait <= 2 else { throw .rateLimited(byAPI: false, retryAfterSeconds: Int(wait.rounded(.up))) }
-            try? await Task.sleep(nanoseconds: UInt64(wait * 1e9))
+            await http.sleep(seconds: wait)
             if let again = governor.take() { throw .rateLimited(byAPI: false, retryAfterSeconds: Int(again.rounded(.up))) }
         }
         counter.increment()

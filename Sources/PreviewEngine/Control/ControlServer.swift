@@ -3,19 +3,23 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
-import Dispatch
 import Glibc
 import PreviewCore
 
 /// The control socket: a private Unix-domain socket (mode 0600, peer uid checked) speaking one JSON
-/// object per line. Each client gets a thread that reads its lines, hands each request to `handler`
-/// (the player) and writes the answer, so a slow or hostile client never blocks the player or others.
+/// object per line, served from the engine loop: the listening socket and every client are watched
+/// by one `poll`, so hundreds of idle connections cost nothing and nobody's slowness blocks anyone.
+/// Each request goes to `handler` (the player) as a task on the loop; its answer comes back as the
+/// line to write. A client's requests are answered one at a time, in order.
 ///
 /// Connections are bounded without keeping anyone out: a client that sends half a line and stalls
-/// is dropped after `stallTimeout`, an idle one after `idleTimeout`, and when `maxClients` are
-/// connected a new client takes the place of the idle one heard from longest ago (a client waiting
-/// for an answer or subscribed to events is never evicted).
-public final class ControlServer {
+/// is told and dropped after `stallTimeout`, an idle one after `idleTimeout`, and when `maxClients`
+/// are connected a new client takes the place of the idle one heard from longest ago (a client
+/// waiting for an answer or subscribed to events is never evicted). A subscriber that stops reading
+/// is dropped once `maxSubscriberBacklog` bytes of events wait for it.
+///
+/// `start` and `stop` may be called from any thread; everything else runs on the loop's thread.
+public final class ControlServer: @unchecked Sendable {   // state confined to `loop`'s thread
     /// The socket's path.
     public let path: String
     /// At most this many clients at once.
@@ -24,29 +28,30 @@ public final class ControlServer {
     public let stallTimeout: Double
     /// Seconds a client may stay connected without sending anything (subscribers excepted).
     public let idleTimeout: Double
-    private let handler: @Sendable (ControlRequest) async -> ControlResponse
+    /// Bytes of events that may wait for a subscriber before it is dropped.
+    public let maxSubscriberBacklog = 256 << 10
+    /// Requests read ahead of the one being answered before the client is no longer read.
+    static let maxQueuedLines = 16
+    private let loop: EngineLoop
+    private let handler: @Sendable (ControlRequest) async -> [UInt8]
     private let events: EventHub?
     private let log: Log
-    private let lock = Lock()
-    /// Broadcast whenever a client's thread ends, for `waitUntilIdle`.
-    private let left = Condition()
-    private var listener: Int32 = -1                 // protected by lock
-    private var clients: [Int32: Client] = [:]       // protected by lock
-    private var stopped = false                      // protected by lock
+    private var listener: Int32 = -1
+    private var clients: [Int32: ControlConnection] = [:]
+    private var stopped = false
+    private var acceptPaused = false
+    /// Requests with the player.
+    private var inFlight = 0
+    private var idleWaiters: [CheckedContinuation<Void, Never>] = []
+    private var scratch = [UInt8](repeating: 0, count: 16 << 10)
 
-    /// What the server knows of a connected client.
-    private struct Client {
-        /// When it last sent something (monotonic nanoseconds).
-        var lastHeard: UInt64
-        /// Waiting for an answer, or subscribed: not to be evicted.
-        var busy = false
-    }
-
-    /// A server on `path` answering with `handler`; `subscribe` streams `events`.
-    public init(path: String, log: Log = Log(), events: EventHub? = nil, maxClients: Int = 128,
+    /// A server on `path`, run by `loop`, answering with `handler` (the answer's line); `subscribe`
+    /// streams `events`.
+    public init(path: String, loop: EngineLoop, log: Log = Log(), events: EventHub? = nil, maxClients: Int = 128,
                 stallTimeout: Double = 5, idleTimeout: Double = 120,
-                handler: @escaping @Sendable (ControlRequest) async -> ControlResponse) {
+                handler: @escaping @Sendable (ControlRequest) async -> [UInt8]) {
         self.path = path
+        self.loop = loop
         self.log = log
         self.events = events
         self.maxClients = maxClients
@@ -83,10 +88,12 @@ public final class ControlServer {
             close(fd)
             throw .system(call: "listen", errno: code, path: path)
         }
-        lock.lock()
-        listener = fd
-        lock.unlock()
-        startThread(named: "previewd.accept") { [self] in acceptLoop(fd) }
+        UnixSocket.makeNonBlocking(fd)
+        loop.execute { [self] in
+            listener = fd
+            events?.deliver = { [unowned self] line in broadcast(line) }
+            loop.watch(fd, events: Int16(POLLIN)) { [unowned self] _ in acceptClients() }
+        }
     }
 
     /// The socket's folder must be ours (or root's), and not writable by others unless sticky (/tmp):
@@ -100,210 +107,255 @@ public final class ControlServer {
         }
     }
 
-    /// Stops accepting, disconnects every client and removes the socket file.
+    /// Stops accepting and removes the socket file; clients waiting for an answer get it, then
+    /// every connection closes.
     public func stop() {
-        lock.lock()
-        let fd = listener
-        listener = -1
-        stopped = true
-        // Under the lock: a client's thread closes its descriptor only after taking it (in `serve`),
-        // so the number cannot have gone to another socket yet.
-        for client in clients.keys { shutdown(client, Int32(SHUT_RDWR)) }
-        lock.unlock()
-        if fd >= 0 {
-            // shutdown wakes the accept thread, which closes the descriptor itself: closing it here
-            // could hand its number to a new socket while that thread still calls accept on it.
-            shutdown(fd, Int32(SHUT_RDWR))
-            unlink(path)
+        unlink(path)
+        loop.execute { [self] in
+            stopped = true
+            if listener >= 0 {
+                loop.unwatch(listener)
+                close(listener)
+                listener = -1
+            }
+            for connection in Array(clients.values) {
+                if connection.answering {
+                    connection.closeWhenFlushed = true
+                    connection.lines.removeAll()
+                } else {
+                    disconnect(connection)
+                }
+            }
         }
     }
 
-    /// After `stop`: waits up to `seconds` for the clients' threads to finish the answers they are
-    /// writing, so no request is still being handled when the process exits.
-    public func waitUntilIdle(seconds: Double) {
-        let deadline = MonotonicClock.nanoseconds() + UInt64(seconds * 1e9)
-        // Checked and waited for under `left`'s mutex, which every leaving thread takes to broadcast:
-        // no departure can fall between the check and the wait.
-        left.lock()
-        defer { left.unlock() }
-        while lock.withLock({ !clients.isEmpty }) {
-            let now = MonotonicClock.nanoseconds()
-            guard now < deadline else { return }
-            left.wait(seconds: Double(deadline - now) / 1e9)
+    /// After `stop`: returns once the answers in flight are written, or after `seconds`. Call from
+    /// a task on the loop.
+    public func waitUntilIdle(seconds: Double) async {
+        precondition(loop.inLoop)
+        guard inFlight > 0 else { return }
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            idleWaiters.append(continuation)
+            loop.after(seconds) { [self] in wakeIdleWaiters() }
         }
     }
 
-    private func acceptLoop(_ fd: Int32) {
-        defer { close(fd) }
-        while true {
-            let client = accept(fd, nil, nil)
-            if client < 0 {
-                if errno == EINTR || errno == ECONNABORTED { continue }
-                lock.lock(); let done = stopped; lock.unlock()
-                if done { return }
-                if errno == EMFILE || errno == ENFILE { usleep(100_000); continue }   // out of fds: back off
-                log(.error, "accept: \(String(cString: strerror(errno)))")
+    private func wakeIdleWaiters() {
+        let waiters = idleWaiters
+        idleWaiters = []
+        waiters.forEach { $0.resume() }
+    }
+
+    // MARK: Connections
+
+    private func acceptClients() {
+        while listener >= 0 {
+            let fd = accept(listener, nil, nil)
+            if fd < 0 {
+                switch errno {
+                case EINTR, ECONNABORTED: continue
+                case EAGAIN, EWOULDBLOCK: return
+                case EMFILE, ENFILE:
+                    // Out of descriptors: stop accepting until a client leaves (the listener would
+                    // otherwise stay readable and spin the loop).
+                    log(.warning, "out of file descriptors; new control clients wait until one leaves")
+                    acceptPaused = true
+                    loop.setEvents(listener, 0)
+                default:
+                    log(.error, "accept: \(String(cString: strerror(errno)))")
+                }
                 return
             }
-            _ = fcntl(client, F_SETFD, FD_CLOEXEC)
-            guard UnixSocket.peerUID(client) == getuid() else {
+            UnixSocket.makeNonBlocking(fd)
+            guard UnixSocket.peerUID(fd) == getuid() else {
                 log(.warning, "refused a control client of another user")
-                close(client)
+                close(fd)
                 continue
             }
-            lock.lock()
-            let done = stopped
-            if !done, clients.count >= maxClients { evictIdleClient() }
-            let admitted = clients.count < maxClients && !done
-            if admitted { clients[client] = Client(lastHeard: MonotonicClock.nanoseconds()) }
-            lock.unlock()
-            if done {
-                close(client)
-                return
-            }
-            guard admitted else {   // every client is waiting for an answer or subscribed
-                _ = UnixSocket.writeAll(client, Self.encode(.failure(id: nil, ControlError(.internal, "too many clients"))))
-                close(client)
+            if clients.count >= maxClients { evictIdleClient() }
+            guard clients.count < maxClients else {   // every client is waiting for an answer or subscribed
+                _ = UnixSocket.writeAll(fd, ControlReply.failure(id: nil, ControlError(.internal, "too many clients")))
+                close(fd)
                 continue
             }
-            // A client that stops reading cannot hold a session thread forever.
-            UnixSocket.setTimeouts(client, seconds: 5)
-            startThread(named: "previewd.client") { [self] in serve(client) }
+            let connection = ControlConnection(fd: fd)
+            clients[fd] = connection
+            loop.watch(fd, events: Int16(POLLIN)) { [unowned self, unowned connection] ready in
+                serve(connection, ready: ready)
+            }
+            restartTimer(connection)
         }
     }
 
-    /// Disconnects the idle client heard from longest ago, to make room. Called with `lock` held:
-    /// its thread closes the descriptor only after taking the lock, so the number is still its own.
+    /// Disconnects the idle client heard from longest ago, to make room.
     private func evictIdleClient() {
-        guard let (fd, _) = clients.filter({ !$0.value.busy }).min(by: { $0.value.lastHeard < $1.value.lastHeard }) else { return }
-        clients[fd] = nil
-        shutdown(fd, Int32(SHUT_RDWR))
+        guard let oldest = clients.values.filter(\.isIdle).min(by: { $0.lastHeard < $1.lastHeard }) else { return }
+        disconnect(oldest)
         log(.debug, "disconnected an idle control client to make room for a new one")
     }
 
-    /// Notes that `fd` was heard from, and whether it now waits for an answer.
-    private func mark(_ fd: Int32, busy: Bool) {
-        lock.withLock {
-            clients[fd]?.lastHeard = MonotonicClock.nanoseconds()
-            clients[fd]?.busy = busy
+    private func disconnect(_ connection: ControlConnection) {
+        guard !connection.closed else { return }
+        connection.closed = true
+        if let timer = connection.timer { loop.cancel(timer) }
+        loop.unwatch(connection.fd)
+        close(connection.fd)
+        clients[connection.fd] = nil
+        if let subscription = connection.subscription { events?.subscriberLeft(position: subscription.position) }
+        if acceptPaused, listener >= 0 {
+            acceptPaused = false
+            loop.setEvents(listener, Int16(POLLIN))
         }
     }
 
-    private func serve(_ fd: Int32) {
-        defer {
-            lock.lock(); clients[fd] = nil; lock.unlock()
-            close(fd)
-            left.lock(); left.broadcast(); left.unlock()
+    private func serve(_ connection: ControlConnection, ready: EngineLoop.Readiness) {
+        if ready & Int16(POLLOUT) != 0 { flush(connection) }
+        guard !connection.closed, ready & Int16(POLLIN | POLLHUP | POLLERR) != 0 else { return }
+        let n = scratch.withUnsafeMutableBytes { recv(connection.fd, $0.baseAddress, $0.count, Int32(MSG_DONTWAIT)) }
+        if n < 0, errno == EINTR || errno == EAGAIN || errno == EWOULDBLOCK { return }
+        guard n > 0 else { return disconnect(connection) }   // gone; an answer in flight is dropped
+        connection.lastHeard = MonotonicClock.nanoseconds()
+        guard connection.subscription == nil else { return }   // an event stream: what it sends is ignored
+        do {
+            connection.lines += try connection.framer.feed(scratch[..<n])
+        } catch {
+            let message = "request line longer than \(connection.framer.maxLineLength) bytes; closing"
+            return fail(connection, ControlReply.failure(id: nil, ControlError(.tooLong, message)))
         }
-        var framer = LineFramer()
-        var buffer = [UInt8](repeating: 0, count: 4096)
-        while true {
-            // The wait for the next byte is bounded: shortly in the middle of a line, longer between lines.
-            let midLine = framer.bufferedCount > 0
-            UnixSocket.setReceiveTimeout(fd, seconds: midLine ? stallTimeout : idleTimeout)
-            let n = buffer.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
-            if n < 0, errno == EINTR { continue }
-            if n < 0, errno == EAGAIN || errno == EWOULDBLOCK {
-                if midLine {
-                    let message = "request line not finished within \(Int(stallTimeout)) s; closing"
-                    _ = UnixSocket.writeAll(fd, Self.encode(.failure(id: nil, ControlError(.badRequest, message))))
-                }
-                return
-            }
-            guard n > 0 else { return }
-            let lines: [[UInt8]]
-            do {
-                lines = try framer.feed(buffer[..<n])
-            } catch {
-                let message = "request line longer than \(framer.maxLineLength) bytes; closing"
-                _ = UnixSocket.writeAll(fd, Self.encode(.failure(id: nil, ControlError(.tooLong, message))))
-                return
-            }
-            mark(fd, busy: !lines.isEmpty)
-            for line in lines where !line.allSatisfy({ $0 == 0x20 || $0 == 0x09 }) {
-                let request = try? JSONDecoder().decode(ControlRequest.self, from: Data(line))
-                if let request, request.cmd == "subscribe" {
-                    do {
-                        if case .subscribe(let position) = try ControlCommand(request) {
-                            streamEvents(fd, id: request.id, position: position)   // stays busy
-                            return
-                        }
-                    } catch {
-                        guard UnixSocket.writeAll(fd, Self.encode(.failure(id: request.id, error))) else { return }
-                        continue
-                    }
-                }
-                guard UnixSocket.writeAll(fd, Self.encode(answer(line, request))) else { return }
-            }
-            mark(fd, busy: false)
-        }
+        answerNext(connection)
+        restartTimer(connection)
     }
 
-    /// The connection has become an event stream: events as they come (and the position every
-    /// second when asked) until the client leaves, falls too far behind, or the server stops.
-    private func streamEvents(_ fd: Int32, id: Int?, position: Bool) {
+    /// Hands the connection's next request to the player, unless one is already there.
+    private func answerNext(_ connection: ControlConnection) {
+        while !connection.answering, !connection.closed, connection.subscription == nil, !connection.lines.isEmpty {
+            let line = connection.lines.removeFirst()
+            if line.allSatisfy({ $0 == 0x20 || $0 == 0x09 }) { continue }
+            guard let request = try? JSONDecoder().decode(ControlRequest.self, from: Data(line)) else {
+                write(connection, Self.badRequest(line))
+                continue
+            }
+            if request.cmd == "subscribe" {
+                subscribe(connection, request)
+                continue
+            }
+            connection.answering = true
+            inFlight += 1
+            let handler = self.handler
+            Task(executorPreference: loop) { [self] in
+                let answer = await handler(request)
+                answered(connection, answer)   // back on the loop: the task prefers it
+            }
+        }
+        updateInterest(connection)
+    }
+
+    private func answered(_ connection: ControlConnection, _ answer: [UInt8]) {
+        precondition(loop.inLoop)
+        inFlight -= 1
+        connection.answering = false
+        if !connection.closed {
+            write(connection, answer)
+            answerNext(connection)
+            restartTimer(connection)
+        }
+        if inFlight == 0 { wakeIdleWaiters() }
+    }
+
+    /// The connection becomes an event stream (events as they come, position ticks when asked).
+    private func subscribe(_ connection: ControlConnection, _ request: ControlRequest) {
+        let position: Bool
+        do {
+            guard case .subscribe(let wanted) = try ControlCommand(request) else { return }
+            position = wanted
+        } catch {
+            return write(connection, ControlReply.failure(id: request.id, error))
+        }
         guard let events else {
-            _ = UnixSocket.writeAll(fd, Self.encode(.failure(id: id, ControlError(.internal, "events are not available"))))
-            return
+            return write(connection, ControlReply.failure(id: request.id, ControlError(.internal, "events are not available")))
         }
-        let subscription = events.subscribe()
-        defer { subscription.cancel() }
-        guard UnixSocket.writeAll(fd, Self.encode(.success(id: id, .object(["subscribed": .bool(true), "position": .bool(position)])))) else {
-            return
-        }
-        var lastTick: UInt64 = 0
-        while true {
-            guard let lines = subscription.take(timeout: 0.25) else {
+        connection.subscription = .init(position: position)
+        connection.lines.removeAll()
+        if let timer = connection.timer { loop.cancel(timer) }
+        connection.timer = nil
+        write(connection, ControlReply.success(id: request.id, Subscribed(subscribed: true, position: position)))
+        events.subscriberJoined(position: position)
+    }
+
+    private struct Subscribed: Encodable {
+        var subscribed: Bool
+        var position: Bool
+    }
+
+    /// Writes an event line to every subscriber; one that has fallen too far behind is dropped.
+    private func broadcast(_ line: [UInt8]) {
+        for connection in clients.values where connection.subscription != nil && !connection.closed {
+            guard connection.backlog + line.count <= maxSubscriberBacklog else {
                 log(.warning, "dropped an event subscriber that stopped reading")
-                return
+                disconnect(connection)
+                continue
             }
-            for line in lines { guard UnixSocket.writeAll(fd, line) else { return } }
-            lock.lock(); let done = stopped; lock.unlock()
-            if done || UnixSocket.peerHasLeft(fd) { return }
-            let now = MonotonicClock.nanoseconds()
-            if position, now - lastTick >= 1_000_000_000 {
-                lastTick = now
-                guard let status = answer(nil, ControlRequest(id: nil, cmd: "status")).result?.decodeStatus() else { continue }
-                let tick = ControlEvent.position(ms: status.positionMs, durationMs: status.durationMs)
-                guard UnixSocket.writeAll(fd, EventHub.encode(tick)) else { return }
+            write(connection, line)
+        }
+    }
+
+    // MARK: Writing and timeouts
+
+    private func write(_ connection: ControlConnection, _ bytes: [UInt8]) {
+        guard !connection.closed else { return }
+        connection.output += bytes
+        flush(connection)
+    }
+
+    private func flush(_ connection: ControlConnection) {
+        guard connection.flush() else { return disconnect(connection) }
+        if connection.backlog == 0, connection.closeWhenFlushed { return disconnect(connection) }
+        updateInterest(connection)
+    }
+
+    /// Writes `answer` and closes the connection once it is sent.
+    private func fail(_ connection: ControlConnection, _ answer: [UInt8]) {
+        connection.closeWhenFlushed = true
+        connection.lines.removeAll()
+        write(connection, answer)
+    }
+
+    /// Reads while the client's queue has room (an event stream is always read, to see it leave);
+    /// waits for room in the socket while output is pending.
+    private func updateInterest(_ connection: ControlConnection) {
+        guard !connection.closed else { return }
+        let reading = !connection.closeWhenFlushed
+            && (connection.subscription != nil || (connection.lines.count < Self.maxQueuedLines && connection.backlog < 64 << 10))
+        let events = (reading ? Int16(POLLIN) : 0) | (connection.backlog > 0 ? Int16(POLLOUT) : 0)
+        loop.setEvents(connection.fd, events)
+    }
+
+    /// Runs the stall timeout while a line is half read, else the idle timeout; none while the
+    /// client waits for an answer or is subscribed.
+    private func restartTimer(_ connection: ControlConnection) {
+        if let timer = connection.timer { loop.cancel(timer) }
+        connection.timer = nil
+        guard !connection.closed, !connection.answering, connection.subscription == nil, !connection.closeWhenFlushed else { return }
+        if connection.framer.bufferedCount > 0 {
+            connection.timer = loop.after(stallTimeout) { [unowned self, unowned connection] in
+                connection.timer = nil
+                let message = "request line not finished within \(Int(stallTimeout)) s; closing"
+                fail(connection, ControlReply.failure(id: nil, ControlError(.badRequest, message)))
+            }
+        } else {
+            connection.timer = loop.after(idleTimeout) { [unowned self, unowned connection] in
+                connection.timer = nil
+                disconnect(connection)
             }
         }
     }
 
-    /// Decodes one line and waits for the player's answer; this thread blocks, the player does not.
-    private func answer(_ line: [UInt8]?, _ decoded: ControlRequest?) -> ControlResponse {
-        guard let request = decoded else {
-            // Answer with the line's id when it has one, so the client can match the error.
-            let json = line.flatMap { try? JSONDecoder().decode(JSONValue.self, from: Data($0)) }
-            let message = json == nil ? "not JSON: expected one object per line"
-                : "not a request object: expected {\"id\": N, \"cmd\": \"...\", \"args\": {...}}"
-            return .failure(id: json?["id"]?.intValue, ControlError(.badRequest, message))
-        }
-        let box = ResponseBox()
-        let done = DispatchSemaphore(value: 0)
-        let handler = self.handler
-        Task {
-            box.value = await handler(request)
-            done.signal()
-        }
-        done.wait()
-        return box.value ?? .failure(id: request.id, ControlError(.internal, "no answer"))
+    /// The answer to a line that is not a request: with the line's id when it has one, so the
+    /// client can match the error.
+    static func badRequest(_ line: [UInt8]) -> [UInt8] {
+        let json = try? JSONDecoder().decode(JSONValue.self, from: Data(line))
+        let message = json == nil ? "not JSON: expected one object per line"
+            : "not a request object: expected {\"id\": N, \"cmd\": \"...\", \"args\": {...}}"
+        return ControlReply.failure(id: json?["id"]?.intValue, ControlError(.badRequest, message))
     }
-
-    static func encode(_ response: ControlResponse) -> [UInt8] {
-        JSONLine.encode(response)
-            ?? Array(#"{"ok":false,"error":{"code":"internal","message":"could not encode the answer"}}\#n"#.utf8)
-    }
-}
-
-// `listener`, `clients` and `stopped` are guarded by `lock`; the rest is immutable.
-extension ControlServer: @unchecked Sendable {}
-
-private extension JSONValue {
-    func decodeStatus() -> StatusReport? { try? decode(as: StatusReport.self) }
-}
-
-/// Carries a response from the player's task back to the client's thread (ordered by the semaphore).
-private final class ResponseBox: @unchecked Sendable {
-    var value: ControlResponse?
 }

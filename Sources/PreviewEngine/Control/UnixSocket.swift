@@ -48,34 +48,15 @@ enum UnixSocket {
         return true
     }
 
-    /// True when the peer has closed its end; anything it sent meanwhile is read and dropped.
-    static func peerHasLeft(_ fd: Int32) -> Bool {
-        var scratch = [UInt8](repeating: 0, count: 512)
-        for _ in 0..<64 {   // bounded: a client that floods cannot hold this thread here
-            let n = scratch.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, Int32(MSG_DONTWAIT)) }
-            if n > 0 { continue }
-            if n == 0 { return true }
-            return !(errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR)
-        }
-        return false
-    }
-
     /// The uid of the process at the other end of `fd` (SO_PEERCRED).
     static func peerUID(_ fd: Int32) -> uid_t? {
         var uid: uid_t = 0
         return cpl_peer_uid(fd, &uid) == 0 ? uid : nil
     }
 
-    /// Sets the send timeout of `fd` (a client that stops reading cannot block a write for longer).
-    static func setTimeouts(_ fd: Int32, seconds: Int) {
-        var tv = timeval(tv_sec: seconds, tv_usec: 0)
-        setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &tv, socklen_t(MemoryLayout<timeval>.size))
-    }
-
-    /// Sets the receive timeout of `fd`: a recv waiting longer fails with EAGAIN.
-    static func setReceiveTimeout(_ fd: Int32, seconds: Double) {
-        let whole = max(0, seconds.rounded(.down))
-        var tv = timeval(tv_sec: Int(whole), tv_usec: Int((seconds - whole) * 1_000_000))
-        setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, socklen_t(MemoryLayout<timeval>.size))
+    /// Makes `fd` non-blocking and close-on-exec.
+    static func makeNonBlocking(_ fd: Int32) {
+        _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
+        _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
     }
 }

@@ -3,7 +3,6 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
-import Dispatch
 import Glibc
 
 /// An optional disk cache of whole previews. Preview URLs are immutable, so a preview played before
@@ -15,7 +14,7 @@ public final class PreviewCache: Sendable {
     public let directory: URL
     /// The most bytes kept on disk.
     public let maxBytes: Int
-    private let queue = DispatchQueue(label: "previewd.cache")
+    private let writer = SerialWorker(name: "previewd.cache")
 
     /// A cache in `directory` (created 0700 if missing) holding at most `maxBytes`.
     public init(directory: URL, maxBytes: Int) throws {
@@ -37,7 +36,7 @@ public final class PreviewCache: Sendable {
     public func store(_ url: String, _ body: Data) {
         guard body.count <= maxBytes else { return }
         let file = path(for: url)
-        queue.async { [self] in
+        writer.async { [self] in
             let temporary = directory.appendingPathComponent(".\(file.lastPathComponent).\(getpid()).tmp")
             guard FileManager.default.createFile(atPath: temporary.path, contents: body,
                                                  attributes: [.posixPermissions: 0o600]) else { return }
@@ -47,7 +46,7 @@ public final class PreviewCache: Sendable {
     }
 
     /// Waits until pending stores are written (for tests and shutdown).
-    public func flush() { queue.sync {} }
+    public func flush() { writer.sync() }
 
     private func trim() {
         let manager = FileManager.default

@@ -7,7 +7,6 @@ import FoundationEssentials
 import Foundation
 #endif
 #endif
-import Dispatch
 import PreviewCore
 
 /// Streams previews over HTTP into `PreviewBytes` as the bytes arrive, so decoding starts when the
@@ -31,7 +30,7 @@ public final class PreviewFetcher: Sendable {
     /// The one `host:port` on a loopback or private address previews may come from (the API's own,
     /// e.g. a local mirror); nil refuses every local address.
     public let localOrigin: String?
-    private let http: HTTPClient
+    let http: HTTPClient
 
     /// A fetcher that waits `stallTimeout` for bytes and resumes a dropped download after each of
     /// `resumeBackoff`; previews on local addresses are fetched only from `localOrigin`.
@@ -186,7 +185,7 @@ final class PreviewTransfer: HTTPResponseHandler, @unchecked Sendable {
         }
         let wait = fetcher.resumeBackoff[attempts]
         attempts += 1
-        DispatchQueue.global().asyncAfter(deadline: .now() + wait) { [self] in startNextAttempt() }
+        fetcher.http.after(wait) { [self] in startNextAttempt() }
     }
 }
 

@@ -1,5 +1,6 @@
 import CCurl
 import Glibc
+import Synchronization
 
 /// What one exchange reports, on the client's thread, in order: the head, the body in pieces, the end.
 public protocol HTTPResponseHandler: AnyObject, Sendable {
@@ -37,6 +38,22 @@ public final class HTTPClient: Sendable {
         return HTTPExchangeHandle(exchange: exchange, loop: loop)
     }
 
+    /// Runs `body` on the client's thread after `seconds` (a resume's wait between attempts), with no
+    /// thread or timer of its own: the client's poll wakes for it. Dropped when the client shuts down.
+    public func after(_ seconds: Double, _ body: @escaping @Sendable () -> Void) {
+        loop.post(.after(MonotonicClock.nanoseconds() + UInt64(max(0, seconds) * 1e9), body))
+    }
+
+    /// Suspends the calling task for `seconds` on the client's clock (the runtime's own sleep would
+    /// start a timer thread of its pool).
+    public func sleep(seconds: Double) async {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            let once = ResumeOnce(continuation)
+            after(seconds) { once.resume() }
+            loop.onStop { once.resume() }
+        }
+    }
+
     /// Cancels every exchange and ends the thread; returns when every handler has heard `.cancelled`
     /// (so nothing of the client is still running when the process exits).
     public func shutdown() {
@@ -59,7 +76,11 @@ public struct HTTPExchangeHandle: Sendable {
 
 /// The multi handle and the exchanges on it; everything but `post` and `stop` runs on the loop's thread.
 final class CurlLoop: @unchecked Sendable {   // `mailbox` and `stopping` guarded by `lock`
-    enum Message { case start(HTTPExchange), cancel(HTTPExchange) }
+    enum Message {
+        case start(HTTPExchange), cancel(HTTPExchange)
+        /// Run the closure at the deadline (monotonic nanoseconds).
+        case after(UInt64, @Sendable () -> Void)
+    }
 
     private static let globalInit: Void = { curl_global_init(Int(CURL_GLOBAL_DEFAULT)) }()
     private let multi: UnsafeMutableRawPointer
@@ -70,6 +91,8 @@ final class CurlLoop: @unchecked Sendable {   // `mailbox` and `stopping` guarde
     private let ended = Condition()   // guards `hasEnded`, broadcast when `run` returns
     private var hasEnded = false
     private var active: [UnsafeMutableRawPointer: HTTPExchange] = [:]   // loop thread only; by easy handle
+    private var timers: [(deadline: UInt64, body: @Sendable () -> Void)] = []   // loop thread only; by deadline
+    private var stopHandlers: [@Sendable () -> Void] = []   // guarded by `lock`
 
     init() {
         _ = Self.globalInit
@@ -89,11 +112,25 @@ final class CurlLoop: @unchecked Sendable {   // `mailbox` and `stopping` guarde
         if ended, case .start(let exchange) = message { exchange.finish(.cancelled) }   // nothing will run it
     }
 
+    /// Calls `body` when the loop stops (at once if it has): a sleeper is not left waiting for a
+    /// timer that will never run.
+    func onStop(_ body: @escaping @Sendable () -> Void) {
+        let now = lock.withLock { () -> Bool in
+            if stopping || finished { return true }
+            stopHandlers.append(body)
+            return false
+        }
+        if now { body() }
+    }
+
     func stop() {
-        lock.withLock {
+        let handlers = lock.withLock { () -> [@Sendable () -> Void] in
             stopping = true
             if !finished { curl_multi_wakeup(multi) }
+            defer { stopHandlers = [] }
+            return stopHandlers
         }
+        handlers.forEach { $0() }
     }
 
     func run() {
@@ -108,15 +145,24 @@ final class CurlLoop: @unchecked Sendable {   // `mailbox` and `stopping` guarde
                 case .start(let exchange): add(exchange)
                 case .cancel(let exchange):
                     if let easy = exchange.easy, active[easy] != nil { end(exchange, .cancelled) }
+                case .after(let deadline, let body):
+                    timers.insert((deadline, body), at: timers.firstIndex { $0.deadline > deadline } ?? timers.endIndex)
                 }
             }
             if stop { break }
+            let now = MonotonicClock.nanoseconds()
+            while let first = timers.first, first.deadline <= now {
+                timers.removeFirst()
+                first.body()
+            }
             var running: Int32 = 0
             curl_multi_perform(multi, &running)
             collectFinished()
-            // No timer of its own: curl shortens the wait to its next timeout when a transfer needs
-            // one, and `post`/`stop` end it with curl_multi_wakeup; idle, the thread sleeps.
-            curl_multi_poll(multi, nil, 0, Int32.max, nil)
+            // No timer thread: curl shortens the wait to its next timeout when a transfer needs one,
+            // `after` bounds it by the first deadline, and `post`/`stop` end it with curl_multi_wakeup.
+            // Idle, the thread sleeps.
+            let untilTimer = timers.first.map { Int32(clamping: ($0.deadline - min($0.deadline, now)) / 1_000_000 + 1) }
+            curl_multi_poll(multi, nil, 0, untilTimer ?? Int32.max, nil)
         }
         for exchange in Array(active.values) { end(exchange, .cancelled) }
         let late = lock.withLock { () -> [Message] in
@@ -258,4 +304,11 @@ private func curlHeaderLine(_ data: UnsafeMutablePointer<CChar>?, _ size: Int, _
 private func curlBodyPiece(_ data: UnsafeMutablePointer<CChar>?, _ size: Int, _ count: Int, _ context: UnsafeMutableRawPointer?) -> Int {
     let exchange = Unmanaged<HTTPExchange>.fromOpaque(context!).takeUnretainedValue()
     return exchange.bodyPiece(UnsafeRawBufferPointer(start: data, count: size * count)) ? size * count : 0
+}
+
+/// Resumes a continuation once, whoever comes first.
+private final class ResumeOnce: Sendable {
+    private let continuation: Mutex<CheckedContinuation<Void, Never>?>
+    init(_ continuation: CheckedContinuation<Void, Never>) { self.continuation = Mutex(continuation) }
+    func resume() { continuation.withLock { c in defer { c = nil }; return c }?.resume() }
 }

@@ -43,13 +43,14 @@ extension PulseSink {
         let me = Unmanaged.passUnretained(self).toOpaque()
         pa_stream_set_state_callback(s, pulseStreamState, me)
         pa_stream_set_write_callback(s, pulseStreamWrite, me)
-        // ~40 ms in the server, refilled a third at a time: low latency without pa_simple's ~2 s, and
-        // a third fewer wake-ups than a quarter (a pause is still silent in the first 10 ms).
+        // ~100 ms in the server, refilled half at a time: about 20 wake-ups a second while playing.
+        // Pause and skip stay immediate (cork and flush act on the server's buffer at once).
         let bytesPerMs = format.bytesPerFrame * format.sampleRate / 1000
         let target = UInt32(configuration.latencyMs * bytesPerMs)
         var attr = pa_buffer_attr(maxlength: UInt32.max, tlength: target, prebuf: UInt32.max,
-                                  minreq: target / 3, fragsize: UInt32.max)
-        let flags = pa_stream_flags_t(PA_STREAM_ADJUST_LATENCY.rawValue | PA_STREAM_AUTO_TIMING_UPDATE.rawValue
+                                  minreq: target / 2, fragsize: UInt32.max)
+        // Timing is refreshed by `refreshTimingLocked`, only while playing.
+        let flags = pa_stream_flags_t(PA_STREAM_ADJUST_LATENCY.rawValue
                                       | PA_STREAM_INTERPOLATE_TIMING.rawValue | PA_STREAM_START_CORKED.rawValue
                                       | PA_STREAM_START_MUTED.rawValue * (muted ? 1 : 0))
         var volume = cvolumeLocked()
@@ -73,7 +74,7 @@ extension PulseSink {
             eventHandler?(.restored)
         } else if feed != nil {
             fillLocked(Int(pa_stream_writable_size(s)))
-            complete(pa_stream_cork(s, corked ? 1 : 0, nil, nil))
+            setCorkLocked(corked)
         }
     }
 

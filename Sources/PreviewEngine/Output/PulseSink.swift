@@ -26,7 +26,7 @@ public final class PulseSink: AudioSink {
         /// The sink to play on; nil: the server's default.
         public var sink: String?
         /// Target latency: how much audio the server holds ahead of the speaker.
-        public var latencyMs: Int = 40
+        public var latencyMs: Int = 100
         /// How long a connection attempt may take before it counts as failed.
         public var connectTimeout: TimeInterval = 5
         /// Waits between reconnection attempts; the last one repeats.
@@ -49,6 +49,8 @@ public final class PulseSink: AudioSink {
     var stream: OpaquePointer?               // mainloop lock
     /// The connection's one timer: an attempt's deadline, then the wait before the next attempt.
     var linkTimer: OpaquePointer?            // mainloop lock
+    /// Refreshes the server's timing once a second while the stream plays (never while corked).
+    var timingTimer: OpaquePointer?          // mainloop lock
     var failedAttempts = 0                   // mainloop lock; since the last ready stream
     var lossReported = false                 // mainloop lock; `.lost` sent, `.restored` owed
     var corked = true                        // mainloop lock; what the stream should be
@@ -101,7 +103,7 @@ public final class PulseSink: AudioSink {
             return
         }
         fillLocked(Int(pa_stream_writable_size(stream)))
-        complete(pa_stream_cork(stream, paused ? 1 : 0, nil, nil))
+        setCorkLocked(paused)
     }
 
     public func enqueue(_ next: PCMBuffer?) {
@@ -147,8 +149,9 @@ public final class PulseSink: AudioSink {
         lock()
         closed = true
         link = .down
-        if let linkTimer { mainloopAPI.pointee.time_free(linkTimer) }
+        for timer in [linkTimer, timingTimer].compactMap({ $0 }) { mainloopAPI.pointee.time_free(timer) }
         linkTimer = nil
+        timingTimer = nil
         disconnectLocked()
         unlock()
         pa_threaded_mainloop_stop(mainloop)
@@ -162,7 +165,24 @@ public final class PulseSink: AudioSink {
 
     func setCorkLocked(_ on: Bool) {
         corked = on
-        if let stream = readyStream { complete(pa_stream_cork(stream, on ? 1 : 0, nil, nil)) }
+        guard let stream = readyStream else { return }
+        complete(pa_stream_cork(stream, on ? 1 : 0, nil, nil))
+        refreshTimingLocked()
+    }
+
+    /// Asks the server where the stream is now, and again every second while it plays. libpulse's own
+    /// automatic updates would go on every 1.5 s while corked; between these, libpulse interpolates.
+    func refreshTimingLocked() {
+        guard let stream = readyStream else { return }
+        complete(pa_stream_update_timing_info(stream, nil, nil))
+        var when = Self.wallClock(after: 1_000_000)
+        if corked {
+            if let timingTimer { mainloopAPI.pointee.time_restart(timingTimer, nil) }
+        } else if let timingTimer {
+            mainloopAPI.pointee.time_restart(timingTimer, &when)
+        } else {
+            timingTimer = mainloopAPI.pointee.time_new(mainloopAPI, &when, pulseTimingTimer, Unmanaged.passUnretained(self).toOpaque())
+        }
     }
 
     func stopLocked() {
@@ -245,3 +265,8 @@ public final class PulseSink: AudioSink {
 // Every mutable field is guarded by the mainloop lock (see the type's comment); libpulse objects are
 // used only with it held.
 extension PulseSink: @unchecked Sendable {}
+
+private func pulseTimingTimer(_ api: UnsafeMutablePointer<pa_mainloop_api>?, _ e: OpaquePointer?,
+                              _ tv: UnsafePointer<timeval>?, _ userdata: UnsafeMutableRawPointer?) {
+    Unmanaged<PulseSink>.fromOpaque(userdata!).takeUnretainedValue().refreshTimingLocked()
+}

@@ -44,17 +44,19 @@ extension Player {
         guard autopage, !autopaging, let last = lastSearch, last.mayHaveMore,
               let index = transport.index, index >= queue.count - 2 else { return }
         autopaging = true
-        Task {
-            do {
-                let report = try await self.more()
-                self.log(.info, "autopage: \(report.results.count) more results")
-            } catch {
-                self.log(.info, "autopage stopped: \((error as? ControlError)?.message ?? "\(error)")")
-                self.lastSearch?.mayHaveMore = false
-            }
-            self.autopaging = false
-            self.publishChanges()
+        Task(executorPreference: loop) { await self.autopage() }
+    }
+
+    private func autopage() async {
+        do {
+            let report = try await more()
+            log(.info, "autopage: \(report.results.count) more results")
+        } catch {
+            log(.info, "autopage stopped: \((error as? ControlError)?.message ?? "\(error)")")
+            lastSearch?.mayHaveMore = false
         }
+        autopaging = false
+        publishChanges()
     }
 
     /// Sorts `page`, queues its playable tracks (replacing or appending) and reports what happened.

@@ -40,6 +40,34 @@ extension Player {
         if now.outputLost != before.outputLost {
             hub?.publish(now.outputLost ? .outputLost(lastError ?? "audio output lost") : .outputBack)
         }
+        updatePositionTicks()
+    }
+
+    /// A subscriber asked for position ticks (it gets one now), or the last one left.
+    func positionInterestChanged() {
+        if hub?.wantsPosition == true { publishPosition() }
+        updatePositionTicks()
+    }
+
+    /// Runs the one-second position tick while a track plays and somebody wants it, and only then.
+    func updatePositionTicks() {
+        let wanted = hub?.wantsPosition == true && transport.playbackState == .playing
+        if wanted, positionTimer == nil {
+            positionTimer = loop.after(1) { [unowned self] in
+                assumeIsolated { player in
+                    player.positionTimer = nil
+                    player.publishPosition()
+                    player.updatePositionTicks()
+                }
+            }
+        } else if !wanted, let timer = positionTimer {
+            loop.cancel(timer)
+            positionTimer = nil
+        }
+    }
+
+    private func publishPosition() {
+        hub?.publish(.position(ms: positionMs(), durationMs: current.flatMap { durationMs[$0.id] }))
     }
 
     /// Tells subscribers about a failure (a track, a catalog call).

@@ -10,7 +10,12 @@ import PreviewCore
 /// becomes a `Transport` input, and the actions it returns are carried out here
 /// (`Player+Actions.swift`); neighbours are prefetched in `Player+Prefetch.swift`; engine events are
 /// handled in `Player+Events.swift`.
+///
+/// The actor runs on the engine loop (`unownedExecutor`): its jobs, the tasks it starts and the
+/// loop's timers and descriptors share one thread, and nothing of the runtime's thread pool runs.
 public actor Player {
+    /// The engine loop: the player's executor and clock.
+    nonisolated let loop: EngineLoop
     let catalog: ITunesClient
     let fetcher: PreviewFetcher
     let sink: any AudioSink
@@ -27,6 +32,8 @@ public actor Player {
     var published = Published()
     /// The task that handles engine events, for shutdown to wait on.
     var eventLoop: Task<Void, Never>?
+    /// The next position tick, while a subscriber wants them and a track plays.
+    var positionTimer: EngineLoop.TimerID?
 
     var queue = PlayQueue()
     var transport = Transport()
@@ -55,9 +62,10 @@ public actor Player {
     let events: AsyncStream<PlayerEvent>
     let eventSink: AsyncStream<PlayerEvent>.Continuation
 
-    /// A player searching `catalog`, fetching with `fetcher` and playing on `sink`.
-    public init(catalog: ITunesClient, fetcher: PreviewFetcher, sink: any AudioSink,
+    /// A player on `loop`, searching `catalog`, fetching with `fetcher` and playing on `sink`.
+    public init(loop: EngineLoop, catalog: ITunesClient, fetcher: PreviewFetcher, sink: any AudioSink,
                 policy: FetchPolicy = FetchPolicy(), events: EventHub? = nil, autopage: Bool = false, log: Log = Log()) {
+        self.loop = loop
         self.hub = events
         self.autopage = autopage
         self.catalog = catalog
@@ -68,6 +76,8 @@ public actor Player {
         (self.events, eventSink) = AsyncStream.makeStream(of: PlayerEvent.self)
     }
 
+    public nonisolated var unownedExecutor: UnownedSerialExecutor { loop.asUnownedSerialExecutor() }
+
     /// Starts handling engine events and routes the output's events here. Call once before the first command.
     public func start() {
         let continuation = eventSink
@@ -75,15 +85,19 @@ public actor Player {
         let events = self.events
         // Holds the player until `shutdown` finishes the stream (no weak reference: LeakSanitizer
         // cannot follow Swift's encoded side-table pointer and reports it at exit).
-        eventLoop = Task {
-            for await event in events { self.handleAndPublish(event) }   // the task runs on this actor
+        eventLoop = Task(executorPreference: loop) {
+            for await event in events { await self.handleAndPublish(event) }
+        }
+        hub?.onPositionInterest = { [unowned self] in
+            assumeIsolated { $0.positionInterestChanged() }   // called on the loop, the player's executor
         }
     }
 
     // MARK: Commands
 
-    /// Carries out `request` and answers it; the answer comes after the command is applied.
-    public func respond(to request: ControlRequest) async -> ControlResponse {
+    /// Carries out `request` and answers it with the line to write; the answer comes after the
+    /// command is applied.
+    public func respond(to request: ControlRequest) async -> [UInt8] {
         let received = MonotonicClock.nanoseconds()
         do {
             let command = try ControlCommand(request)
@@ -92,28 +106,29 @@ public actor Player {
             default: break
             }
             defer { publishChanges() }
-            return .success(id: request.id, try await handle(command))
+            let result: any Encodable = try await handle(command)
+            return ControlReply.success(id: request.id, result)
         } catch let error as ControlError {
-            return .failure(id: request.id, error)
+            return ControlReply.failure(id: request.id, error)
         } catch let error as CatalogError {
             log(.warning, "catalog: \(error.message)")
             publishError(error.message)
-            return .failure(id: request.id, error.controlError)
+            return ControlReply.failure(id: request.id, error.controlError)
         } catch {
-            return .failure(id: request.id, ControlError(.internal, "\(error)"))
+            return ControlReply.failure(id: request.id, ControlError(.internal, "\(error)"))
         }
     }
 
-    /// Carries out `command`; returns its result.
-    public func handle(_ command: ControlCommand) async throws -> JSONValue {
+    /// Carries out `command`; returns its result (encoded once, by `respond`, straight from its type).
+    public func handle(_ command: ControlCommand) async throws -> any Encodable & Sendable {
         switch command {
-        case .hello: return try JSONValue(encoding: HelloReport.current)
-        case .search(let query, let enqueue): return try JSONValue(encoding: await search(query, enqueue))
-        case .lookup(let query, let enqueue): return try JSONValue(encoding: await lookup(query, enqueue))
-        case .top(let query, let enqueue): return try JSONValue(encoding: await top(query, enqueue))
-        case .more: return try JSONValue(encoding: await more())
-        case .info(let index): return try JSONValue(encoding: await info(index))
-        case .share: return try JSONValue(encoding: share())
+        case .hello: return HelloReport.current
+        case .search(let query, let enqueue): return try await search(query, enqueue)
+        case .lookup(let query, let enqueue): return try await lookup(query, enqueue)
+        case .top(let query, let enqueue): return try await top(query, enqueue)
+        case .more: return try await more()
+        case .info(let index): return try await info(index)
+        case .share: return try share()
         case .clear: try clear()
         case .remove(let index): try remove(index)
         case .move(let from, let to): try move(from: from, to: to)
@@ -133,9 +148,9 @@ public actor Player {
         case .setRepeat(let mode): try apply(.setRepeat(mode))
         case .setShuffle(let on): try apply(.setShuffle(on, seed: UInt64.random(in: 0...UInt64.max)))
         case .status: break
-        case .queue: return try JSONValue(encoding: QueueReport(index: transport.index, items: queue.items))
+        case .queue: return QueueReport(index: transport.index, items: queue.items)
         }
-        return try JSONValue(encoding: status())
+        return status()
     }
 
     /// State, position, the current track and what is held in memory.
@@ -174,6 +189,8 @@ public actor Player {
 
     /// Stops playback and every download; for shutdown.
     public func shutdown() async {
+        if let positionTimer { loop.cancel(positionTimer) }
+        positionTimer = nil
         sink.stop()
         dropSlots(keepingCurrent: false)
         eventSink.finish()

@@ -64,6 +64,9 @@ public final class Condition: @unchecked Sendable {
     /// Wakes every waiter. Call holding the mutex.
     public func broadcast() { pthread_cond_broadcast(cond) }
 
+    /// Waits (holding the mutex) until woken.
+    public func wait() { pthread_cond_wait(cond, lockObject.mutex) }
+
     /// Waits (holding the mutex) until woken or `seconds` pass; false on timeout.
     @discardableResult
     public func wait(seconds: Double) -> Bool {
