@@ -24,21 +24,21 @@ let package = Package(
         .systemLibrary(name: "CPulse", path: "CModules/CPulse", pkgConfig: "libpulse", providers: [.apt(["libpulse-dev"])]),
         .systemLibrary(name: "CCurl", path: "CModules/CCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"])]),
         // What glibc hides behind _GNU_SOURCE or keeps out of Swift's Glibc module (mallopt,
-        // struct ucred), and a thread-local label for FFmpeg's log lines.
+        // struct ucred, eventfd, signalfd, thread names), and a thread-local label for FFmpeg's log lines.
         .target(name: "CPreviewLinux", path: "CModules/CPreviewLinux", cSettings: [.define("_GNU_SOURCE")]),
 
         // Pure Swift: models, queue, transport state machine, control protocol. No C, no I/O.
         .target(name: "PreviewCore"),
 
         // Everything that does I/O: catalog, fetch, FFmpeg, decode, output, player, control server.
-        // Swift 5 mode: the C objects are raw pointers owned by lock-guarded classes (see STYLE.md);
-        // their Sendable-ness is stated by hand with @unchecked, once per type.
-        .target(name: "PreviewEngine", dependencies: ["PreviewCore", "CFFmpeg", "CPulse", "CCurl", "CPreviewLinux"],
-                swiftSettings: [.swiftLanguageMode(.v5)]),
+        // Swift 6 mode like every module: state shared between threads sits in a Mutex or an atomic;
+        // @unchecked Sendable only on the owners of C objects and on what the engine loop confines,
+        // each with its reason beside it.
+        .target(name: "PreviewEngine", dependencies: ["PreviewCore", "CFFmpeg", "CPulse", "CCurl", "CPreviewLinux"]),
 
         .executableTarget(name: "previewd", dependencies: [
             "PreviewEngine", .product(name: "ArgumentParser", package: "swift-argument-parser"),
-        ], swiftSettings: [.swiftLanguageMode(.v5)]),
+        ]),
         // previewctl links PreviewCore (and the small C shim, for SO_PEERCRED): no FFmpeg, no
         // libpulse, no Foundation.
         .executableTarget(name: "previewctl", dependencies: [
@@ -46,17 +46,16 @@ let package = Package(
         ]),
 
         // The project's own stand-in of the iTunes Search API: real HTTP on loopback, with fault injection.
-        .target(name: "ITunesStandIn", dependencies: ["PreviewCore"], swiftSettings: [.swiftLanguageMode(.v5)]),
+        .target(name: "ITunesStandIn", dependencies: ["PreviewCore"]),
         .executableTarget(name: "itunes-standin", dependencies: ["ITunesStandIn"],
-                          swiftSettings: [.swiftLanguageMode(.v5)]),
+                          ),
 
         // Shared by the tests and scripts: fixture paths, tone detection, helper processes.
-        .target(name: "PreviewTestSupport", dependencies: ["ITunesStandIn", "PreviewCore"],
-                swiftSettings: [.swiftLanguageMode(.v5)]),
+        .target(name: "PreviewTestSupport", dependencies: ["ITunesStandIn", "PreviewCore"]),
 
         .testTarget(name: "PreviewCoreTests", dependencies: ["PreviewCore"]),
-        .testTarget(name: "PreviewEngineTests", dependencies: ["PreviewEngine", "PreviewTestSupport"], swiftSettings: [.swiftLanguageMode(.v5)]),
+        .testTarget(name: "PreviewEngineTests", dependencies: ["PreviewEngine", "PreviewTestSupport"]),
         .testTarget(name: "EndToEndTests", dependencies: ["PreviewCore", "PreviewTestSupport"],
-                    swiftSettings: [.swiftLanguageMode(.v5)]),
+                    ),
     ]
 )

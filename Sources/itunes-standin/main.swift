@@ -48,7 +48,6 @@ do {
 }
 server.setPreviewDelay(milliseconds: Int(options["preview-delay-ms"] ?? "0") ?? 0)
 for (path, fault) in faults { server.setFault(fault, forPathPrefix: path) }
-print(server.baseURL)
-fflush(stdout)
+FileHandle.standardOutput.write(Data((server.baseURL + "\n").utf8))   // unbuffered: the caller waits for this line
 signal(SIGTERM, SIG_DFL)
 while true { pause() }

@@ -223,8 +223,8 @@ final class ControlServerTests: XCTestCase {
     }
 }
 
-/// A blocking line client for tests.
-final class LineClient {
+/// A blocking line client for tests; each is used by one thread at a time.
+final class LineClient: @unchecked Sendable {
     let fd: Int32
     private var framer = LineFramer(maxLineLength: 1 << 20)
     private var pending: [[UInt8]] = []

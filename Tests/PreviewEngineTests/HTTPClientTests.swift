@@ -175,7 +175,8 @@ final class HTTPClientTests: StandInTestCase {
     func testCancellingTheCallingTaskCancelsTheExchange() async throws {
         let client = HTTPClient()
         server.setFault(.delay(milliseconds: 30_000), forPathPrefix: "/slow")
-        let call = Task { try await client.response(to: request("/slow"), limit: 1 << 20) }
+        let slow = request("/slow")
+        let call = Task { try await client.response(to: slow, limit: 1 << 20) }
         try await Task.sleep(nanoseconds: 100_000_000)
         call.cancel()
         let result = await call.result

@@ -1,13 +1,10 @@
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
-#if canImport(FoundationEssentials)
-import FoundationEssentials
-#else
 import Foundation
 #endif
-#endif
 import PreviewCore
+import Synchronization
 
 /// The iTunes Search API client: search, lookup and the top-songs chart. All of previewd's catalog
 /// HTTP goes through `fetch`, which holds the rate governor and the response cache.
@@ -23,7 +20,7 @@ public final class ITunesClient: Sendable {
     private let http: HTTPClient
     private let governor: RateGovernor
     private let cache: ResponseCache
-    private let counter = CallCounter()
+    private let calls = Atomic<Int>(0)
 
     /// A client of the API at `base` for storefront `country`, at most `callsPerMinute` calls,
     /// answers kept `cacheSeconds`.
@@ -43,7 +40,7 @@ public final class ITunesClient: Sendable {
     }
 
     /// Calls made to the API so far (cache hits excluded).
-    public var callCount: Int { counter.value }
+    public var callCount: Int { calls.load(ordering: .relaxed) }
 
     /// The URL of `plan` for storefront `country`.
     public func url(_ plan: SearchPlan, country: String? = nil) -> URL {
@@ -105,7 +102,7 @@ public final class ITunesClient: Sendable {
             await http.sleep(seconds: wait)
             if let again = governor.take() { throw .rateLimited(byAPI: false, retryAfterSeconds: Int(again.rounded(.up))) }
         }
-        counter.increment()
+        calls.add(1, ordering: .relaxed)
         var request = HTTPRequest(url: key)
         request.totalTimeout = timeout
         request.stallTimeout = timeout
@@ -162,12 +159,4 @@ public struct CatalogPage: Sendable {
     public var requests: [String]
     /// For an album query: the album whose songs these are.
     public var album: String?
-}
-
-/// Counts calls across tasks.
-private final class CallCounter: @unchecked Sendable {   // `count` guarded by `lock`
-    private let lock = Lock()
-    private var count = 0
-    func increment() { lock.lock(); count += 1; lock.unlock() }
-    var value: Int { lock.lock(); defer { lock.unlock() }; return count }
 }

@@ -3,11 +3,12 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
+import Synchronization
 
 /// Answers of the API kept in memory by their full URL for `ttl` seconds, so repeating a search
 /// costs no call. At most `capacity` entries and `maxBytes` bytes of answers (one answer larger than
 /// a quarter of that is not kept); the oldest go first. Thread-safe.
-public final class ResponseCache: @unchecked Sendable {   // entries guarded by `lock`
+public final class ResponseCache: Sendable {
     /// Seconds an answer stays fresh.
     public let ttl: Double
     /// Entries kept at most.
@@ -15,9 +16,16 @@ public final class ResponseCache: @unchecked Sendable {   // entries guarded by 
     /// Bytes of answers kept at most.
     public let maxBytes: Int
     private let now: @Sendable () -> Double
-    private let lock = Lock()
-    private var entries: [String: (data: Data, stored: Double)] = [:]
-    private var bytes = 0
+    /// The answers and their total size.
+    private struct Held {
+        var entries: [String: (data: Data, stored: Double)] = [:]
+        var bytes = 0
+
+        mutating func drop(_ key: String) {
+            if let old = entries.removeValue(forKey: key) { bytes -= old.data.count }
+        }
+    }
+    private let held = Mutex(Held())
 
     /// A cache of `capacity` answers and `maxBytes` bytes fresh for `ttl` seconds (0 disables it).
     public init(ttl: Double = 300, capacity: Int = 64, maxBytes: Int = 2 << 20,
@@ -29,36 +37,34 @@ public final class ResponseCache: @unchecked Sendable {   // entries guarded by 
     }
 
     /// Bytes of answers held now.
-    public var heldBytes: Int { lock.withLock { bytes } }
+    public var heldBytes: Int { held.withLock { $0.bytes } }
 
     /// The fresh answer for `key`, if any.
     public func get(_ key: String) -> Data? {
-        lock.lock(); defer { lock.unlock() }
-        guard let entry = entries[key] else { return nil }
-        guard now() - entry.stored < ttl else {
-            drop(key)
-            return nil
+        let t = now()
+        return held.withLock { h -> Data? in
+            guard let entry = h.entries[key] else { return nil }
+            guard t - entry.stored < ttl else {
+                h.drop(key)
+                return nil
+            }
+            return entry.data
         }
-        return entry.data
     }
 
     /// Keeps `data` as the answer for `key`.
     public func put(_ key: String, _ data: Data) {
         guard ttl > 0, capacity > 0, data.count <= maxBytes / 4 else { return }
-        lock.lock(); defer { lock.unlock() }
         let t = now()
-        for (stale, entry) in entries where t - entry.stored >= ttl { drop(stale) }
-        drop(key)
-        while entries.count >= capacity || bytes + data.count > maxBytes,
-              let oldest = entries.min(by: { $0.value.stored < $1.value.stored }) {
-            drop(oldest.key)
+        held.withLock { h in
+            for (stale, entry) in h.entries where t - entry.stored >= ttl { h.drop(stale) }
+            h.drop(key)
+            while h.entries.count >= capacity || h.bytes + data.count > maxBytes,
+                  let oldest = h.entries.min(by: { $0.value.stored < $1.value.stored }) {
+                h.drop(oldest.key)
+            }
+            h.entries[key] = (data, t)
+            h.bytes += data.count
         }
-        entries[key] = (data, t)
-        bytes += data.count
-    }
-
-    /// Removes `key`'s entry (lock held).
-    private func drop(_ key: String) {
-        if let old = entries.removeValue(forKey: key) { bytes -= old.data.count }
     }
 }

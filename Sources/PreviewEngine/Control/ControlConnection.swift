@@ -6,6 +6,8 @@ import PreviewCore
 /// bytes not yet written. Lives on the engine loop's thread.
 final class ControlConnection {
     let fd: Int32
+    /// Tells this connection from a later one given the same descriptor number.
+    let serial: UInt64
     var framer = LineFramer()
     /// Complete request lines waiting for the one before them to be answered.
     var lines: [[UInt8]] = []
@@ -30,8 +32,9 @@ final class ControlConnection {
         var position: Bool
     }
 
-    init(fd: Int32) {
+    init(fd: Int32, serial: UInt64) {
         self.fd = fd
+        self.serial = serial
         lastHeard = MonotonicClock.nanoseconds()
     }
 

@@ -44,6 +44,7 @@ public final class ControlServer: @unchecked Sendable {   // state confined to `
     private var inFlight = 0
     private var idleWaiters: [CheckedContinuation<Void, Never>] = []
     private var scratch = [UInt8](repeating: 0, count: 16 << 10)
+    private var connectionsMade: UInt64 = 0
 
     /// A server on `path`, run by `loop`, answering with `handler` (the answer's line); `subscribe`
     /// streams `events`.
@@ -178,7 +179,8 @@ public final class ControlServer: @unchecked Sendable {   // state confined to `
                 close(fd)
                 continue
             }
-            let connection = ControlConnection(fd: fd)
+            connectionsMade += 1
+            let connection = ControlConnection(fd: fd, serial: connectionsMade)
             clients[fd] = connection
             loop.watch(fd, events: Int16(POLLIN)) { [unowned self, unowned connection] ready in
                 serve(connection, ready: ready)
@@ -241,20 +243,21 @@ public final class ControlServer: @unchecked Sendable {   // state confined to `
             }
             connection.answering = true
             inFlight += 1
-            let handler = self.handler
+            let (handler, fd, serial) = (self.handler, connection.fd, connection.serial)
             Task(executorPreference: loop) { [self] in
                 let answer = await handler(request)
-                answered(connection, answer)   // back on the loop: the task prefers it
+                answered(fd: fd, serial: serial, answer)   // back on the loop: the task prefers it
             }
         }
         updateInterest(connection)
     }
 
-    private func answered(_ connection: ControlConnection, _ answer: [UInt8]) {
+    private func answered(fd: Int32, serial: UInt64, _ answer: [UInt8]) {
         precondition(loop.inLoop)
         inFlight -= 1
-        connection.answering = false
-        if !connection.closed {
+        // A client that left meanwhile is gone from `clients` (its number may be another's now).
+        if let connection = clients[fd], connection.serial == serial {
+            connection.answering = false
             write(connection, answer)
             answerNext(connection)
             restartTimer(connection)

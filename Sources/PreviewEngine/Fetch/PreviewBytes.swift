@@ -30,7 +30,7 @@ public final class PreviewBytes: @unchecked Sendable {
     private var expectedLength: Int?                     // protected by condition
     private var complete = false                         // protected by condition
     private var failure: FetchError?                     // protected by condition
-    private var completionObservers: [@Sendable () -> Void] = []   // protected by condition
+    private var endObservers: [@Sendable (Bool) -> Void] = []    // protected by condition
 
     /// An empty buffer that refuses to grow past `limit` bytes.
     public init(limit: Int = 16 << 20, initialCapacity: Int = 256 << 10) {
@@ -44,6 +44,7 @@ public final class PreviewBytes: @unchecked Sendable {
 
     /// Records the length the server announced; allocates it at once. Fails the buffer if over `limit`.
     public func expect(length: Int?) {
+        defer { notifyIfEnded() }
         condition.lock(); defer { condition.unlock() }
         guard let length, length >= 0 else { return }
         guard length <= limit else { failLocked(.tooLarge(limit: limit)); return }
@@ -55,6 +56,7 @@ public final class PreviewBytes: @unchecked Sendable {
     /// buffer was already failed or cancelled: the download should stop.
     @discardableResult
     public func append(_ piece: UnsafeRawBufferPointer) -> Bool {
+        defer { notifyIfEnded() }
         condition.lock(); defer { condition.unlock() }
         guard failure == nil, !complete else { return false }
         guard count + piece.count <= limit else { failLocked(.tooLarge(limit: limit)); return false }
@@ -74,31 +76,44 @@ public final class PreviewBytes: @unchecked Sendable {
 
     /// Marks the body complete; fails it as truncated when fewer bytes came than announced.
     public func finish() {
-        condition.lock()
-        guard failure == nil else { condition.unlock(); return }
+        defer { notifyIfEnded() }
+        condition.lock(); defer { condition.unlock() }
+        guard failure == nil else { return }
         if let expected = expectedLength, count < expected {
             failLocked(.truncated(received: count, expected: expected))
-            condition.unlock()
             return
         }
         complete = true
         condition.broadcast()
-        let observers = completionObservers
-        completionObservers = []
-        condition.unlock()
-        observers.forEach { $0() }   // outside the lock: they may read the bytes
     }
 
     /// Calls `body` once the whole preview is in (at once if it already is), outside any lock.
     public func onComplete(_ body: @escaping @Sendable () -> Void) {
+        onEnd { complete in if complete { body() } }
+    }
+
+    /// Calls `body` once the body ends, with true when complete and false when it failed or was
+    /// cancelled (at once if it has ended), outside any lock.
+    public func onEnd(_ body: @escaping @Sendable (Bool) -> Void) {
         condition.lock()
-        guard complete else {
-            completionObservers.append(body)
+        guard complete || failure != nil else {
+            endObservers.append(body)
             condition.unlock()
             return
         }
+        let ended = complete
         condition.unlock()
-        body()
+        body(ended)
+    }
+
+    /// Tells the end observers, once the body has ended; outside the lock, as they may read the bytes.
+    private func notifyIfEnded() {
+        condition.lock()
+        guard complete || failure != nil, !endObservers.isEmpty else { condition.unlock(); return }
+        let (observers, ended) = (endObservers, complete)
+        endObservers = []
+        condition.unlock()
+        observers.forEach { $0(ended) }
     }
 
     /// A copy of every byte received so far (the disk cache stores complete previews with it).
@@ -109,6 +124,7 @@ public final class PreviewBytes: @unchecked Sendable {
 
     /// Fails the buffer: pending and later reads return `error`.
     public func fail(_ error: FetchError) {
+        defer { notifyIfEnded() }
         condition.lock(); defer { condition.unlock() }
         failLocked(error)
     }
@@ -116,6 +132,7 @@ public final class PreviewBytes: @unchecked Sendable {
     /// Cancels the buffer: reads blocked now or later return `.cancelled` at once. A complete
     /// buffer stays readable: its bytes are all there.
     public func cancel() {
+        defer { notifyIfEnded() }
         condition.lock(); defer { condition.unlock() }
         guard !complete else { return }
         failLocked(.cancelled)

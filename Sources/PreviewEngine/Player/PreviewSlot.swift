@@ -13,7 +13,7 @@ import Synchronization
 /// including when the output has moved to it gaplessly) starts a decoder that continues at the
 /// exact frame the head ended.
 /// Cancelling a slot stops its decoder only; the download is shared and outlives it.
-public final class PreviewSlot: @unchecked Sendable {  // `_phase` is guarded by `phaseLock`, `decoding` by itself
+public final class PreviewSlot: @unchecked Sendable {  // `index` is the player's (its executor only); the rest are Mutexes or immutable
     /// How far the decoder has come.
     public enum Phase: Equatable, Sendable {
         case decoding, ready, finished, failed(String)
@@ -31,8 +31,7 @@ public final class PreviewSlot: @unchecked Sendable {  // `_phase` is guarded by
     public let pcm: PCMBuffer
     private let label: String
     private let onEvent: @Sendable (PreviewDecoder.Event) -> Void
-    private let phaseLock = Lock()
-    private var _phase = Phase.decoding   // protected by phaseLock
+    private let _phase = Mutex(Phase.decoding)
 
     /// Which decoder runs and whether it stops after the head; one lock, so a decoder deciding to
     /// park and `decodeWhole()` deciding to continue cannot miss each other.
@@ -91,19 +90,17 @@ public final class PreviewSlot: @unchecked Sendable {  // `_phase` is guarded by
     }
 
     /// Where the decoder is.
-    public var phase: Phase {
-        phaseLock.lock(); defer { phaseLock.unlock() }
-        return _phase
-    }
+    public var phase: Phase { _phase.withLock { $0 } }
 
     /// Records what the decoder reported (called by the player, in event order).
     public func record(_ event: PreviewDecoder.Event) {
-        phaseLock.lock(); defer { phaseLock.unlock() }
-        switch event {
-        case .ready, .parked: if _phase == .decoding { _phase = .ready }
-        case .finished: _phase = .finished
-        case .failed(.cancelled, _): break
-        case .failed(let error, let before): _phase = before > 0 ? .finished : .failed(error.message)
+        _phase.withLock { phase in
+            switch event {
+            case .ready, .parked: if phase == .decoding { phase = .ready }
+            case .finished: phase = .finished
+            case .failed(.cancelled, _): break
+            case .failed(let error, let before): phase = before > 0 ? .finished : .failed(error.message)
+            }
         }
     }
 

@@ -8,8 +8,8 @@ import Synchronization
 /// starts, so all engine state lives on this one thread and the process has no thread pool: nothing
 /// wakes while nothing happens.
 ///
-/// Descriptors, timers and `run` belong to the loop's thread; `enqueue`, `execute` and `stop` may
-/// be called from any thread.
+/// Descriptors, timers and `run` belong to the loop's thread (or to the thread that will run it,
+/// before it does); `enqueue`, `execute` and `stop` may be called from any thread.
 public final class EngineLoop: SerialExecutor, TaskExecutor, @unchecked Sendable {
     /// What a watcher is told: the descriptor's `revents`.
     public typealias Readiness = Int16
@@ -126,10 +126,15 @@ public final class EngineLoop: SerialExecutor, TaskExecutor, @unchecked Sendable
         timers.removeAll { $0.id == timer.value }
     }
 
-    /// Runs the loop on the calling thread until `stop`.
+    /// Runs the loop on the calling thread until `stop`; then forgets its watchers and timers (whose
+    /// closures may hold what holds the loop).
     public func run() {
         owner.store(pthread_self(), ordering: .releasing)
-        defer { owner.store(0, ordering: .releasing) }
+        defer {
+            watchers.removeAll()
+            timers.removeAll()
+            owner.store(0, ordering: .releasing)
+        }
         var fds: [pollfd] = []
         while true {
             let (work, stopping) = inbox.withLock { inbox -> ([Work], Bool) in
