@@ -32,7 +32,7 @@ extension Player {
         let query = last.query.nextPage
         var enqueue = last.enqueue
         enqueue.append = true
-        enqueue.play = transport.currentRequest == nil && last.enqueue.play
+        enqueue.play = core.transport.currentRequest == nil && last.enqueue.play
         let page = try await catalog.search(query)
         let mayHaveMore = page.results.count + page.skipped >= query.limit
         lastSearch = LastSearch(query: query, enqueue: last.enqueue, mayHaveMore: mayHaveMore)
@@ -42,7 +42,7 @@ extension Player {
     /// With `--autopage`: fetches the next page when playback is within two tracks of the end.
     func autopageIfNeeded() {
         guard autopage, !autopaging, let last = lastSearch, last.mayHaveMore,
-              let index = transport.index, index >= queue.count - 2 else { return }
+              let index = core.transport.index, index >= core.queue.count - 2 else { return }
         autopaging = true
         Task(executorPreference: loop) { await self.autopage() }
     }
@@ -75,22 +75,14 @@ extension Player {
         var first: Int?
         if !playable.isEmpty {
             if enqueue.append {
-                first = queue.count
-                try queue.append(playable)
-                queueVersion += 1
-                try apply(.queueAppended)
-                if enqueue.play, transport.currentRequest == nil { try apply(.play(index: first)) }
+                first = core.queue.count
+                run(try core.append(playable, play: enqueue.play))
             } else {
-                // The old queue's slots and downloads belong to other tracks now.
-                dropSlots(keepingCurrent: true)
-                downloads.values.forEach { $0.cancel() }
-                downloads = [:]
-                queue = PlayQueue(tracks: playable)
-                queueVersion += 1
                 lastError = nil
                 first = 0
-                try apply(.queueReplaced(start: 0, play: enqueue.play))
+                run(core.replaceQueue(with: playable, play: enqueue.play))
             }
+            queueVersion += 1
             log(.info, "\(what): \(results.count) results, \(playable.count) queued" + (enqueue.append ? " at \(first ?? 0)" : ""))
         } else {
             log(.info, "\(what): \(results.count) results, none with a playable preview; the queue is unchanged")
@@ -101,8 +93,10 @@ extension Player {
 
     /// The details of queue item `index` (the current one when nil) and its artist's block.
     func info(_ index: Int?) async throws -> InfoReport {
-        guard let i = index ?? transport.index else { throw ControlError(.rejected, "nothing is playing; give an index") }
-        guard let item = queue[safe: i] else { throw ControlError(.rejected, "no track at index \(i) (the queue has \(queue.count))") }
+        guard let i = index ?? core.transport.index else { throw ControlError(.rejected, "nothing is playing; give an index") }
+        guard let item = core.queue[safe: i] else {
+            throw ControlError(.rejected, "no track at index \(i) (the queue has \(core.queue.count))")
+        }
         var artist: Track?
         var artistError: String?
         if let id = item.track.artistId {
@@ -118,7 +112,7 @@ extension Player {
 
     /// The share line for the current track.
     func share() throws -> ShareReport {
-        guard let i = transport.index, transport.currentRequest != nil, let item = queue[safe: i] else {
+        guard let i = core.transport.index, core.transport.currentRequest != nil, let item = core.queue[safe: i] else {
             throw ControlError(.rejected, "nothing is playing")
         }
         return ShareReport(track: item.track)

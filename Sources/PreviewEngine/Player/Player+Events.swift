@@ -1,88 +1,49 @@
 import PreviewCore
 
-/// Engine events: decoders and the output, in the order they happened.
+/// Engine events: decoders, downloads and the output, in the order they happened, told to the core
+/// by slot id (an event of a slot the core no longer holds changes nothing).
 extension Player {
     func handle(_ event: PlayerEvent) {
         switch event {
         case .decoder(let id, let event): decoderEvent(event, slot: id)
         case .output(let event): outputEvent(event)
-        case .downloadComplete: updatePrefetch()
+        case .downloadEnded(let url, let complete): run(core.handle(.downloadEnded(url: url, complete: complete)))
         }
     }
 
-    private func decoderEvent(_ event: PreviewDecoder.Event, slot id: UInt64) {
+    private func decoderEvent(_ event: PreviewDecoder.Event, slot id: PlayerCore.SlotID) {
+        let ms = { (frames: Int) in self.sink.format.milliseconds(frames: frames) }
         switch event {
-        case .parked, .finished: MemoryTrim.afterRelease()   // its FFmpeg objects were just freed
-        case .ready, .failed: break
-        }
-        if let slot = current, slot.id == id {
-            slot.record(event)
-            guard let request = transport.currentRequest else { return }
-            switch event {
-            case .ready(let containerMs):
-                if let containerMs, durationMs[id] == nil { durationMs[id] = containerMs }
-                try? apply(.trackReady(request))
-            case .finished(let frames):
-                durationMs[id] = slot.startMs + sink.format.milliseconds(frames: frames)
-            case .failed(.cancelled, _), .parked:
-                break
-            case .failed(let error, let framesBefore):
-                if framesBefore == 0 {
-                    try? apply(.trackFailed(request, error.message))
-                } else {
-                    // Corrupt or cut off after good audio: what was decoded plays, then the track ends.
-                    log(.warning, "track stopped early: \(error.message)")
-                    durationMs[id] = slot.startMs + sink.format.milliseconds(frames: framesBefore)
-                }
-            }
-            let held = Set(prefetched.values.map(\.id) + [id])
-            durationMs = durationMs.filter { held.contains($0.key) }
-            return
-        }
-        guard let (index, slot) = prefetched.first(where: { $0.value.id == id }) else { return }   // a dropped slot
-        slot.record(event)
-        switch event {
-        case .ready(let containerMs?):
-            if durationMs[id] == nil { durationMs[id] = containerMs }
+        case .ready(let containerMs): run(core.handle(.ready(id, containerMs: containerMs)))
+        case .parked:
+            MemoryTrim.afterRelease()   // its FFmpeg objects were just freed
+            run(core.handle(.parked(id)))
         case .finished(let frames):
-            durationMs[id] = sink.format.milliseconds(frames: frames)
-        case .failed(let error, 0) where error != .cancelled:
-            // A neighbour that cannot play is skipped before anyone asks for it.
-            prefetched[index] = nil
-            queue.markFailed(index, message: error.message)
-            queueVersion += 1
-            publishError("track \(index): \(error.message)")
-            log(.warning, "track \(index) failed while prefetching: \(error.message)")
-            updatePrefetch()
-        default:
-            break
+            MemoryTrim.afterRelease()
+            run(core.handle(.finished(id, ms: ms(frames))))
+        case .failed(.cancelled, _): break
+        case .failed(let error, let framesBefore):
+            if framesBefore > 0, core.current?.id == id { log(.warning, "track stopped early: \(error.message)") }
+            run(core.handle(.failed(id, error.message, afterMs: framesBefore > 0 ? max(1, ms(framesBefore)) : 0)))
         }
     }
 
     private func outputEvent(_ event: OutputEvent) {
-        let request = transport.currentRequest
-        let isCurrent = { (feed: ObjectIdentifier) in self.current.map { ObjectIdentifier($0.pcm) == feed } ?? false }
+        let slot = { (feed: ObjectIdentifier) in self.slots.first { ObjectIdentifier($0.value.pcm) == feed }?.key }
         switch event {
-        case .drained(let feed):
-            if let request, isCurrent(feed) { try? apply(.trackEnded(request)) }
-        case .started:
-            break
-        case .underrun(let feed):
-            if let request, isCurrent(feed) { try? apply(.underrun(request)) }
-        case .refilled(let feed):
-            if let request, isCurrent(feed) { try? apply(.refilled(request)) }
+        case .drained(let feed): if let id = slot(feed) { run(core.handle(.drained(id))) }
+        case .started(let feed): if let id = slot(feed) { run(core.handle(.started(id))) }
+        case .underrun(let feed): if let id = slot(feed) { run(core.handle(.underrun(id))) }
+        case .refilled(let feed): if let id = slot(feed) { run(core.handle(.refilled(id))) }
         case .lost(let why, let heardFrames):
             lastError = why
-            heardAtLossMs = (current?.startMs ?? 0) + sink.format.milliseconds(frames: heardFrames)
-            enqueued = nil
-            log(.error, "\(why); position \(heardAtLossMs ?? 0) ms kept, reconnecting")
-            try? apply(.outputLost)
+            run(core.handle(.outputLost(why, heardMs: sink.format.milliseconds(frames: heardFrames))))
+            log(.error, "\(why); position \(core.heardAtLossMs ?? 0) ms kept, reconnecting")
         case .restored:
-            log(.info, "audio output is back; resuming at \(heardAtLossMs ?? 0) ms")
+            log(.info, "audio output is back; resuming at \(core.heardAtLossMs ?? 0) ms")
             lastError = nil
             sink.setVolume(volume, muted: muted)
-            try? apply(.outputBack(positionMs: heardAtLossMs ?? 0))
-            heardAtLossMs = nil
+            run(core.handle(.outputBack))
         }
     }
 }

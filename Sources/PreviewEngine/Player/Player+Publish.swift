@@ -20,15 +20,16 @@ extension Player {
     /// freed memory back after a track change.
     func publishChanges() {
         autopageIfNeeded()
+        let transport = core.transport
         let index = transport.index
-        let now = Published(state: transport.playbackState, index: index, trackID: index.flatMap { queue[safe: $0]?.track.trackId },
+        let now = Published(state: transport.playbackState, index: index, trackID: index.flatMap { core.queue[safe: $0]?.track.trackId },
                             queueVersion: queueVersion, volume: volume, muted: muted, repeatMode: transport.repeatMode,
                             shuffle: transport.order.isShuffled, outputLost: transport.outputLost)
         let before = published
         guard now != before else { return }
         published = now
-        if now.queueVersion != before.queueVersion { hub?.publish(.queue(length: queue.count)) }
-        if (now.index != before.index || now.trackID != before.trackID), let i = index, let item = queue[safe: i] {
+        if now.queueVersion != before.queueVersion { hub?.publish(.queue(length: core.queue.count)) }
+        if (now.index != before.index || now.trackID != before.trackID), let i = index, let item = core.queue[safe: i] {
             hub?.publish(.track(index: i, item.track))
         }
         if now.index != before.index || now.queueVersion != before.queueVersion { MemoryTrim.afterRelease() }
@@ -51,7 +52,7 @@ extension Player {
 
     /// Runs the one-second position tick while a track plays and somebody wants it, and only then.
     func updatePositionTicks() {
-        let wanted = hub?.wantsPosition == true && transport.playbackState == .playing
+        let wanted = hub?.wantsPosition == true && core.transport.playbackState == .playing
         if wanted, positionTimer == nil {
             positionTimer = loop.after(1) { [unowned self] in
                 assumeIsolated { player in
@@ -67,7 +68,7 @@ extension Player {
     }
 
     private func publishPosition() {
-        hub?.publish(.position(ms: positionMs(), durationMs: current.flatMap { durationMs[$0.id] }))
+        hub?.publish(.position(ms: positionMs(), durationMs: core.currentDurationMs))
     }
 
     /// Tells subscribers about a failure (a track, a catalog call).

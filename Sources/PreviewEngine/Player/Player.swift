@@ -5,11 +5,12 @@ import Foundation
 #endif
 import PreviewCore
 
-/// The one owner of the engine's mutable state: the queue, the transport, the slots. Commands from
-/// the control socket and events from decoders and the output all come here, one at a time; each
-/// becomes a `Transport` input, and the actions it returns are carried out here
-/// (`Player+Actions.swift`); neighbours are prefetched in `Player+Prefetch.swift`; engine events are
-/// handled in `Player+Events.swift`.
+/// The engine's executor: commands from the control socket and events from decoders, downloads and
+/// the output all come here, one at a time. Every playback decision is `PlayerCore`'s (a value in
+/// PreviewCore, tested without threads or audio); the player feeds it and carries out the effects
+/// it returns (`Player+Effects.swift`) on the objects that do the work: downloads, decoding slots,
+/// the audio sink. Catalog commands are in `Player+Catalog.swift`, engine events in
+/// `Player+Events.swift`, what subscribers are told in `Player+Publish.swift`.
 ///
 /// The actor runs on the engine loop (`unownedExecutor`): its jobs, the tasks it starts and the
 /// loop's timers and descriptors share one thread, and nothing of the runtime's thread pool runs.
@@ -35,26 +36,15 @@ public actor Player {
     /// The next position tick, while a subscriber wants them and a track plays.
     var positionTimer: EngineLoop.TimerID?
 
-    var queue = PlayQueue()
-    var transport = Transport()
-    /// The slot whose audio is (or is about to be) the output's; it serves `transport.currentRequest`.
-    var current: PreviewSlot?
-    /// Fresh slots (decoding from the start) of the tracks `next` and `prev` would play, by queue index.
-    var prefetched: [Int: PreviewSlot] = [:]
-    /// Downloads of the current track and the prefetch window, by queue index.
-    var downloads: [Int: PreviewDownload] = [:]
-    /// The prefetched slot handed to the output to follow the current one without a gap.
-    var enqueued: PreviewSlot?
-    /// Real durations learned from decoders, by slot id.
-    var durationMs: [UInt64: Int] = [:]
+    /// Every playback decision: queue, transport, slot table, downloads wanted, durations.
+    var core: PlayerCore
+    /// The decoding slots the core holds, by id.
+    var slots: [PlayerCore.SlotID: PreviewSlot] = [:]
+    /// The downloads the core wants, by URL.
+    var downloads: [String: PreviewDownload] = [:]
     var lastError: String?
     var volume = 100
     var muted = false
-    /// Where the sound stopped when the output went away, to go on from there when it is back.
-    var heardAtLossMs: Int?
-    /// Inputs raised while carrying out actions, applied right after them.
-    var followUps: [Transport.Input] = []
-    var nextSlotID: UInt64 = 0
     /// When the last command that changes the track arrived, and how long until its first frame
     /// was handed to the audio stream (the figure `next`/`prev` are judged by).
     var switchCommandAt: UInt64?
@@ -73,6 +63,7 @@ public actor Player {
         self.sink = sink
         self.policy = policy
         self.log = log
+        core = PlayerCore(policy: .init(ahead: policy.prefetchAhead, behind: policy.prefetchBehind, headMs: policy.prefetchHeadMs))
         (self.events, eventSink) = AsyncStream.makeStream(of: PlayerEvent.self)
     }
 
@@ -148,23 +139,23 @@ public actor Player {
         case .setRepeat(let mode): try apply(.setRepeat(mode))
         case .setShuffle(let on): try apply(.setShuffle(on, seed: UInt64.random(in: 0...UInt64.max)))
         case .status: break
-        case .queue: return QueueReport(index: transport.index, items: queue.items)
+        case .queue: return QueueReport(index: core.transport.index, items: core.queue.items)
         }
         return status()
     }
 
     /// State, position, the current track and what is held in memory.
     public func status() -> StatusReport {
-        let index = transport.index
-        let item = index.flatMap { queue[safe: $0] }
-        var report = StatusReport(state: transport.playbackState, index: index, positionMs: positionMs(),
-                                  durationMs: current.flatMap { durationMs[$0.id] }, queueLength: queue.count,
+        let index = core.transport.index
+        let item = index.flatMap { core.queue[safe: $0] }
+        var report = StatusReport(state: core.transport.playbackState, index: index, positionMs: positionMs(),
+                                  durationMs: core.currentDurationMs, queueLength: core.queue.count,
                                   track: item?.track, error: item?.failure ?? lastError, output: sink.statusText)
-        report.buffering = transport.buffering
+        report.buffering = core.transport.buffering
         report.volume = volume
         report.muted = muted
-        report.repeat = transport.repeatMode
-        report.shuffle = transport.order.isShuffled
+        report.repeat = core.transport.repeatMode
+        report.shuffle = core.transport.order.isShuffled
         report.slots = slotReports()
         if let since = switchCommandAt, let started = sink.currentFeedStartedAt, started >= since {
             lastSwitchMicroseconds = Int((started - since) / 1000)
@@ -176,9 +167,9 @@ public actor Player {
 
     /// What has been heard of the current track.
     func positionMs() -> Int {
-        if transport.outputLost, let lost = heardAtLossMs { return lost }
-        guard let slot = current, transport.currentRequest != nil else { return 0 }
-        guard sink.currentFeed == ObjectIdentifier(slot.pcm) else { return slot.startMs }
+        if core.transport.outputLost, let lost = core.heardAtLossMs { return lost }
+        guard let slot = core.current, core.transport.currentRequest != nil else { return 0 }
+        guard let pcm = slots[slot.id]?.pcm, sink.currentFeed == ObjectIdentifier(pcm) else { return slot.startMs }
         return slot.startMs + sink.format.milliseconds(frames: sink.playedFrames)
     }
 
@@ -192,7 +183,10 @@ public actor Player {
         if let positionTimer { loop.cancel(positionTimer) }
         positionTimer = nil
         sink.stop()
-        dropSlots(keepingCurrent: false)
+        slots.values.forEach { $0.cancel() }
+        slots = [:]
+        downloads.values.forEach { $0.cancel() }
+        downloads = [:]
         eventSink.finish()
         fetcher.shutdown()
         catalog.shutdown()
@@ -200,14 +194,14 @@ public actor Player {
     }
 
     private func seek(_ target: SeekTarget) throws {
-        guard transport.currentRequest != nil else { throw ControlError(.rejected, "nothing is playing") }
+        guard core.transport.currentRequest != nil else { throw ControlError(.rejected, "nothing is playing") }
         let targetMs: Int
         switch target {
         case .absolute(let ms): targetMs = ms
         case .relative(let delta): targetMs = positionMs() + delta
         }
         // Past the end is the next track, as when the track ends by itself.
-        if let slot = current, let duration = durationMs[slot.id], targetMs >= duration {
+        if let duration = core.currentDurationMs, targetMs >= duration {
             try apply(.next)
             return
         }

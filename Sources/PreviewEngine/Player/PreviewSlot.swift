@@ -13,16 +13,9 @@ import Synchronization
 /// including when the output has moved to it gaplessly) starts a decoder that continues at the
 /// exact frame the head ended.
 /// Cancelling a slot stops its decoder only; the download is shared and outlives it.
-public final class PreviewSlot: @unchecked Sendable {  // `index` is the player's (its executor only); the rest are Mutexes or immutable
-    /// How far the decoder has come.
-    public enum Phase: Equatable, Sendable {
-        case decoding, ready, finished, failed(String)
-    }
-
-    /// Unique per slot; decoder events carry it.
+public final class PreviewSlot: Sendable {
+    /// Unique per slot (the core's slot id); decoder events carry it.
     public let id: UInt64
-    /// The queue index it decodes; changed by the player (only) when the queue is edited.
-    public var index: Int
     /// Where in the track the decoded audio starts.
     public let startMs: Int
     /// The download it reads.
@@ -31,7 +24,6 @@ public final class PreviewSlot: @unchecked Sendable {  // `index` is the player'
     public let pcm: PCMBuffer
     private let label: String
     private let onEvent: @Sendable (PreviewDecoder.Event) -> Void
-    private let _phase = Mutex(Phase.decoding)
 
     /// Which decoder runs and whether it stops after the head; one lock, so a decoder deciding to
     /// park and `decodeWhole()` deciding to continue cannot miss each other.
@@ -46,11 +38,10 @@ public final class PreviewSlot: @unchecked Sendable {  // `index` is the player'
 
     /// Starts decoding `download` from `startMs`: only its first `headMs` when given, else all of
     /// it. `label` names the track in FFmpeg's log lines; events come to `onEvent` from decoder threads.
-    public init(id: UInt64, index: Int, startMs: Int, download: PreviewDownload, policy: FetchPolicy,
+    public init(id: UInt64, startMs: Int, download: PreviewDownload, policy: FetchPolicy,
                 format: PCMFormat, label: String, headMs: Int? = nil,
                 onEvent: @escaping @Sendable (UInt64, PreviewDecoder.Event) -> Void) {
         self.id = id
-        self.index = index
         self.startMs = startMs
         self.download = download
         self.label = label
@@ -86,39 +77,6 @@ public final class PreviewSlot: @unchecked Sendable {  // `index` is the player'
             guard let head = d.headFrames, produced >= head else { return false }
             d.parkedAt = produced
             return true
-        }
-    }
-
-    /// Where the decoder is.
-    public var phase: Phase { _phase.withLock { $0 } }
-
-    /// Records what the decoder reported (called by the player, in event order).
-    public func record(_ event: PreviewDecoder.Event) {
-        _phase.withLock { phase in
-            switch event {
-            case .ready, .parked: if phase == .decoding { phase = .ready }
-            case .finished: phase = .finished
-            case .failed(.cancelled, _): break
-            case .failed(let error, let before): phase = before > 0 ? .finished : .failed(error.message)
-            }
-        }
-    }
-
-    /// True when the decoder has put audio in the buffer (or finished).
-    public var hasAudio: Bool {
-        switch phase {
-        case .ready, .finished: return true
-        case .decoding, .failed: return false
-        }
-    }
-
-    /// The state for `status`.
-    public var stateName: String {
-        switch phase {
-        case .decoding: return "decoding"
-        case .ready: return "ready"
-        case .finished: return "finished"
-        case .failed: return "failed"
         }
     }
 
