@@ -157,11 +157,12 @@ public final class ControlServer: @unchecked Sendable {   // state confined to `
                 case EINTR, ECONNABORTED: continue
                 case EAGAIN, EWOULDBLOCK: return
                 case EMFILE, ENFILE:
-                    // Out of descriptors: stop accepting until a client leaves (the listener would
-                    // otherwise stay readable and spin the loop).
-                    log(.warning, "out of file descriptors; new control clients wait until one leaves")
+                    // Out of descriptors: stop accepting until a client leaves or a second has passed
+                    // (the listener would otherwise stay readable and spin the loop).
+                    log(.warning, "out of file descriptors; new control clients wait")
                     acceptPaused = true
                     loop.setEvents(listener, 0)
+                    loop.after(1) { [unowned self] in resumeAccepting() }
                 default:
                     log(.error, "accept: \(String(cString: strerror(errno)))")
                 }
@@ -204,10 +205,13 @@ public final class ControlServer: @unchecked Sendable {   // state confined to `
         close(connection.fd)
         clients[connection.fd] = nil
         if let subscription = connection.subscription { events?.subscriberLeft(position: subscription.position) }
-        if acceptPaused, listener >= 0 {
-            acceptPaused = false
-            loop.setEvents(listener, Int16(POLLIN))
-        }
+        resumeAccepting()
+    }
+
+    private func resumeAccepting() {
+        guard acceptPaused, listener >= 0 else { return }
+        acceptPaused = false
+        loop.setEvents(listener, Int16(POLLIN))
     }
 
     private func serve(_ connection: ControlConnection, ready: EngineLoop.Readiness) {

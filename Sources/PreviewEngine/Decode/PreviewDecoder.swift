@@ -6,9 +6,10 @@ import Foundation
 import CPreviewLinux
 import PreviewCore
 
-/// Decodes one preview on its own thread: AVIO over the preview's bytes → demux → AAC decode →
-/// resample → the preview's `PCMBuffer`. FFmpeg's reads block, so this stays off Swift's cooperative
-/// pool; results are reported as values through `onEvent`, never thrown across threads.
+/// Decodes one preview on a worker of the decoders' pool: AVIO over the preview's bytes → demux →
+/// AAC decode → resample → the preview's `PCMBuffer`. FFmpeg's reads block, so this runs on
+/// long-lived threads of its own, never on the engine loop; results are reported as values through
+/// `onEvent`, never thrown across threads.
 public final class PreviewDecoder: @unchecked Sendable {
     /// What the decoder reports, in this order: `ready` at most once (not by a decoder that
     /// continues another's work), then `parked`, `finished` or `failed`.
@@ -51,9 +52,12 @@ public final class PreviewDecoder: @unchecked Sendable {
         self.onEvent = onEvent
     }
 
-    /// Starts the decoder thread.
+    /// The decoders' threads, shared by every decoder of the process.
+    static let workers = WorkerPool(name: "previewd.decode")
+
+    /// Starts decoding on a worker.
     public func start() {
-        startThread(named: "previewd.decode") { [self] in run() }
+        Self.workers.run { [self] in run() }
     }
 
     /// Stops the decoder at its next read, wait or packet; a blocked read returns at once. The

@@ -1,13 +1,10 @@
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
-#if canImport(FoundationEssentials)
-import FoundationEssentials
-#else
 import Foundation
 #endif
-#endif
 import PreviewCore
+import Synchronization
 
 /// Streams previews over HTTP into `PreviewBytes` as the bytes arrive, so decoding starts when the
 /// header is in, long before the download ends. One `HTTPClient` for every preview: consecutive
@@ -96,9 +93,8 @@ final class PreviewTransfer: HTTPResponseHandler, @unchecked Sendable {
     /// When the whole download must have ended (monotonic nanoseconds).
     private let deadline: UInt64
     private var skip = 0
-    private let lock = Lock()
-    private var exchange: HTTPExchangeHandle?   // guarded by lock
-    private var cancelled = false               // guarded by lock
+    /// The request in flight, and whether the download was cancelled (then no attempt starts).
+    private let attempt = Mutex<(exchange: HTTPExchangeHandle?, cancelled: Bool)>((nil, false))
 
     init(url: String, bytes: PreviewBytes, fetcher: PreviewFetcher) {
         self.url = url
@@ -112,23 +108,23 @@ final class PreviewTransfer: HTTPResponseHandler, @unchecked Sendable {
 
     /// Sends the request for what is still missing, unless the transfer was cancelled.
     func startNextAttempt() {
-        lock.lock(); defer { lock.unlock() }
-        guard !cancelled, bytes.error == nil else { return }
-        resumeOffset = bytes.receivedCount
-        skip = 0
-        guard secondsLeft > 0 else {
-            bytes.fail(.deadline(seconds: Int(fetcher.deadline.rounded())))
-            return
+        attempt.withLock { attempt in
+            guard !attempt.cancelled, bytes.error == nil else { return }
+            resumeOffset = bytes.receivedCount
+            skip = 0
+            guard secondsLeft > 0 else {
+                bytes.fail(.deadline(seconds: Int(fetcher.deadline.rounded())))
+                return
+            }
+            attempt.exchange = fetcher.start(fetcher.request(url, from: resumeOffset, within: secondsLeft), handler: self)
         }
-        exchange = fetcher.start(fetcher.request(url, from: resumeOffset, within: secondsLeft), handler: self)
     }
 
     func cancel() {
-        lock.lock()
-        cancelled = true
-        let exchange = self.exchange
-        lock.unlock()
-        exchange?.cancel()
+        attempt.withLock { attempt -> HTTPExchangeHandle? in
+            attempt.cancelled = true
+            return attempt.exchange
+        }?.cancel()
     }
 
     // MARK: HTTPResponseHandler (on the HTTP client's thread)

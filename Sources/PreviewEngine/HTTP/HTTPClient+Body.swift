@@ -1,3 +1,4 @@
+import Synchronization
 /// A whole response, for answers small enough to hold (the catalog's JSON).
 public struct HTTPResponse: Sendable {
     /// The final response's head.
@@ -30,31 +31,33 @@ private final class BodyCollector: HTTPResponseHandler, @unchecked Sendable {
     private var head = HTTPHead(status: 0)   // the client's thread only
     private var body: [UInt8] = []           // the client's thread only
     private var exceeded = false             // the client's thread only
-    private let lock = Lock()
-    private var continuation: CheckedContinuation<Result<HTTPResponse, HTTPFailure>, Never>?   // guarded by lock
-    private var exchange: HTTPExchangeHandle?   // guarded by lock
-    private var cancelled = false               // guarded by lock
+    /// Who waits for the answer, the exchange, and whether the caller gave up.
+    private struct Waiting {
+        var continuation: CheckedContinuation<Result<HTTPResponse, HTTPFailure>, Never>?
+        var exchange: HTTPExchangeHandle?
+        var cancelled = false
+    }
+    private let waiting = Mutex(Waiting())
 
     init(limit: Int) { self.limit = limit }
 
     func begin(_ continuation: CheckedContinuation<Result<HTTPResponse, HTTPFailure>, Never>,
                start: () -> HTTPExchangeHandle) {
-        lock.withLock { self.continuation = continuation }
+        waiting.withLock { $0.continuation = continuation }
         let handle = start()
         // A cancel that came before the handle was stored could not reach the exchange: do it now.
-        let cancelNow = lock.withLock { () -> Bool in
-            exchange = handle
-            return cancelled
+        let cancelNow = waiting.withLock { w -> Bool in
+            w.exchange = handle
+            return w.cancelled
         }
         if cancelNow { handle.cancel() }
     }
 
     func cancel() {
-        let handle = lock.withLock { () -> HTTPExchangeHandle? in
-            cancelled = true
-            return exchange
-        }
-        handle?.cancel()
+        waiting.withLock { w -> HTTPExchangeHandle? in
+            w.cancelled = true
+            return w.exchange
+        }?.cancel()
     }
 
     func receive(head: HTTPHead) -> Bool {
@@ -81,10 +84,9 @@ private final class BodyCollector: HTTPResponseHandler, @unchecked Sendable {
         } else {
             result = .success(HTTPResponse(head: head, body: body, exceededLimit: false))
         }
-        let continuation = lock.withLock { () -> CheckedContinuation<Result<HTTPResponse, HTTPFailure>, Never>? in
-            defer { self.continuation = nil }
-            return self.continuation
-        }
-        continuation?.resume(returning: result)
+        waiting.withLock { w in
+            defer { w.continuation = nil }
+            return w.continuation
+        }?.resume(returning: result)
     }
 }

@@ -1,4 +1,5 @@
 import CCurl
+import Synchronization
 import PreviewCore
 
 /// One request's state on `CurlLoop`'s thread: its easy handle, the response head being read, and
@@ -21,8 +22,7 @@ final class HTTPExchange: @unchecked Sendable {
     private var hasLocation = false
     private var retryAfter: Int?
     private var contentRangeStart: Int?
-    private let cancelLock = Lock()
-    private var cancelled = false            // guarded by cancelLock
+    private let cancelled = Atomic<Bool>(false)
 
     init(request: HTTPRequest, handler: any HTTPResponseHandler) {
         self.request = request
@@ -33,7 +33,7 @@ final class HTTPExchange: @unchecked Sendable {
 
     deinit { errorText.deallocate() }
 
-    var isCancelled: Bool { cancelLock.withLock { cancelled } }
+    var isCancelled: Bool { cancelled.load(ordering: .acquiring) }
 
     /// Tells the handler how the exchange ended, once, and lets go of it.
     func finish(_ failure: HTTPFailure?) {
@@ -42,7 +42,7 @@ final class HTTPExchange: @unchecked Sendable {
         handler?.finish(failure)
     }
 
-    func markCancelled() { cancelLock.withLock { cancelled = true } }
+    func markCancelled() { cancelled.store(true, ordering: .releasing) }
 
     /// Before each request of the exchange (the first and each redirect).
     func resetForResponse(url: String) {
