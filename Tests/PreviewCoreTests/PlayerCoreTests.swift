@@ -200,4 +200,28 @@ final class PlayerCoreTests: XCTestCase {
         XCTAssertNil(core.follower)
         XCTAssertThrowsError(try core.apply(.pause))
     }
+
+    func testANewQueueWithoutPlayStopsAndLetsTheOldTracksGo() {
+        var core = playing()
+        let old = core.current!.id
+        let effects = core.replaceQueue(with: Array(Self.tracks.reversed()), play: false)
+        XCTAssertTrue(effects.contains(.stopOutput))
+        XCTAssertTrue(effects.contains(.cancelSlot(old)))
+        XCTAssertTrue(effects.contains(.cancelDownload(url: Self.url(1))), "the old neighbour's bytes go")
+        XCTAssertEqual(core.transport.playbackState, .stopped)
+        XCTAssertEqual(core.transport.index, 0)
+        XCTAssertTrue(core.downloads.isEmpty)
+        XCTAssertNil(core.current)
+    }
+
+    func testAFailedDownloadOfTheCurrentTrackLetsTheNeighboursStartAndAFailedOneIsFetchedAgain() throws {
+        var core = PlayerCore()
+        _ = core.replaceQueue(with: Self.tracks, play: true)
+        let window = core.handle(.downloadEnded(url: Self.url(0), complete: false))
+        XCTAssertEqual(started(window).map(\.index), [1], "the neighbour does not wait for a download that has ended")
+        // Seeking on the failed download fetches it again (another try may succeed).
+        _ = core.handle(.ready(core.current!.id, containerMs: 30_000))
+        let seek = try core.apply(.seek(toMs: 1_000))
+        XCTAssertEqual(Array(seek.prefix(2)), [.cancelDownload(url: Self.url(0)), .startDownload(url: Self.url(0))])
+    }
 }

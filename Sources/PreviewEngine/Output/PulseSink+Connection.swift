@@ -47,8 +47,12 @@ extension PulseSink {
         // Pause and skip stay immediate (cork and flush act on the server's buffer at once).
         let bytesPerMs = format.bytesPerFrame * format.sampleRate / 1000
         let target = UInt32(configuration.latencyMs * bytesPerMs)
+        // The server keeps (tlength − 2·minreq)/2 in the sink itself (ADJUST_LATENCY): about 6 ms
+        // there keeps a pause silent within 10 ms; the rest is refilled in large, rare requests.
+        let sinkPart = UInt32(6 * bytesPerMs)
+        let minreq = target > 3 * sinkPart ? max(target / 3, (target - 2 * sinkPart) / 2) : target / 3
         var attr = pa_buffer_attr(maxlength: UInt32.max, tlength: target, prebuf: UInt32.max,
-                                  minreq: target / 2, fragsize: UInt32.max)
+                                  minreq: minreq, fragsize: UInt32.max)
         // Timing is refreshed by `refreshTimingLocked`, only while playing.
         let flags = pa_stream_flags_t(PA_STREAM_ADJUST_LATENCY.rawValue
                                       | PA_STREAM_INTERPOLATE_TIMING.rawValue | PA_STREAM_START_CORKED.rawValue
