@@ -44,20 +44,18 @@ extension Player {
     private func startDownload(_ url: String) {
         let download = PreviewDownload(url: url, fetcher: fetcher, limit: policy.maxPreviewBytes, cache: policy.cache)
         downloads[url] = download
-        let events = eventSink
-        download.bytes.onEnd { complete in events.yield(.downloadEnded(url: url, complete: complete)) }
+        download.bytes.onEnd { [self] complete in post(.downloadEnded(url: url, complete: complete)) }
     }
 
     /// A decoder over the slot's download, reporting through the player's event stream.
     private func startSlot(_ spec: PlayerCore.Slot, headMs: Int?) {
         guard let download = downloads[spec.url] else { return }
-        let events = eventSink
         let label = core.queue[safe: spec.index]?.track.trackId.map { "track \($0)" } ?? "queue item \(spec.index)"
         if headMs == nil {
             log(.info, "loading \(spec.index) at \(spec.startMs) ms: \(TerminalText.sanitized(core.queue[safe: spec.index]?.track.displayName ?? label))")
         }
         slots[spec.id] = PreviewSlot(id: spec.id, startMs: spec.startMs, download: download, policy: policy, format: sink.format,
-                                     label: label, headMs: headMs) { id, event in events.yield(.decoder(slot: id, event)) }
+                                     label: label, headMs: headMs) { [self] id, event in post(.decoder(slot: id, event)) }
     }
 
     /// What `status` shows of the slots.

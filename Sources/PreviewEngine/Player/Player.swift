@@ -31,8 +31,8 @@ public actor Player {
     /// Bumped on every change of the queue's items, for the `queue` event.
     var queueVersion = 0
     var published = Published()
-    /// The task that handles engine events, for shutdown to wait on.
-    var eventLoop: Task<Void, Never>?
+    /// Set by `shutdown`: engine events that come later change nothing.
+    var isShutDown = false
     /// The next position tick, while a subscriber wants them and a track plays.
     var positionTimer: EngineLoop.TimerID?
 
@@ -49,8 +49,6 @@ public actor Player {
     /// was handed to the audio stream (the figure `next`/`prev` are judged by).
     var switchCommandAt: UInt64?
     var lastSwitchMicroseconds: Int?
-    let events: AsyncStream<PlayerEvent>
-    let eventSink: AsyncStream<PlayerEvent>.Continuation
 
     /// A player on `loop`, searching `catalog`, fetching with `fetcher` and playing on `sink`.
     public init(loop: EngineLoop, catalog: ITunesClient, fetcher: PreviewFetcher, sink: any AudioSink,
@@ -64,21 +62,13 @@ public actor Player {
         self.policy = policy
         self.log = log
         core = PlayerCore(policy: .init(ahead: policy.prefetchAhead, behind: policy.prefetchBehind, headMs: policy.prefetchHeadMs))
-        (self.events, eventSink) = AsyncStream.makeStream(of: PlayerEvent.self)
     }
 
     public nonisolated var unownedExecutor: UnownedSerialExecutor { loop.asUnownedSerialExecutor() }
 
-    /// Starts handling engine events and routes the output's events here. Call once before the first command.
+    /// Routes the output's events here. Call once before the first command.
     public func start() {
-        let continuation = eventSink
-        sink.setEventHandler { continuation.yield(.output($0)) }
-        let events = self.events
-        // Holds the player until `shutdown` finishes the stream (no weak reference: LeakSanitizer
-        // cannot follow Swift's encoded side-table pointer and reports it at exit).
-        eventLoop = Task(executorPreference: loop) {
-            for await event in events { await self.handleAndPublish(event) }
-        }
+        sink.setEventHandler { [self] event in post(.output(event)) }
         hub?.onPositionInterest = { [unowned self] in
             assumeIsolated { $0.positionInterestChanged() }   // called on the loop, the player's executor
         }
@@ -173,9 +163,16 @@ public actor Player {
         return slot.startMs + sink.format.milliseconds(frames: sink.playedFrames)
     }
 
-    func handleAndPublish(_ event: PlayerEvent) {
-        handle(event)
-        publishChanges()
+    /// Hands an engine event (from a decoder, a download or the output's thread) to the player, on
+    /// the engine loop, in the order they were posted.
+    nonisolated func post(_ event: PlayerEvent) {
+        loop.execute { [self] in
+            assumeIsolated { player in
+                guard !player.isShutDown else { return }
+                player.handle(event)
+                player.publishChanges()
+            }
+        }
     }
 
     /// Stops playback and every download; for shutdown.
@@ -187,10 +184,10 @@ public actor Player {
         slots = [:]
         downloads.values.forEach { $0.cancel() }
         downloads = [:]
-        eventSink.finish()
+        isShutDown = true
+        sink.setEventHandler { _ in }   // it held the player
         fetcher.shutdown()
         catalog.shutdown()
-        await eventLoop?.value   // the loop ends with the stream; nothing of it outlives the player
     }
 
     private func seek(_ target: SeekTarget) throws {

@@ -1,4 +1,4 @@
-/// What engine threads report to the player, through its event stream.
+/// What engine threads report to the player (`Player.post`).
 enum PlayerEvent: Sendable {
     case decoder(slot: UInt64, PreviewDecoder.Event)
     case output(OutputEvent)
