@@ -22,6 +22,8 @@ public final class EngineLoop: SerialExecutor, TaskExecutor, @unchecked Sendable
     private struct Inbox {
         var work: [Work] = []
         var stopping = false
+        /// `run` has returned: what is handed over now is dropped (it would hold what it captured forever).
+        var ended = false
     }
 
     private let inbox = Mutex(Inbox())
@@ -68,6 +70,7 @@ public final class EngineLoop: SerialExecutor, TaskExecutor, @unchecked Sendable
 
     private func hand(_ work: Work) {
         let first = inbox.withLock { inbox -> Bool in
+            guard !inbox.ended else { return false }
             inbox.work.append(work)
             return inbox.work.count == 1
         }
@@ -126,13 +129,14 @@ public final class EngineLoop: SerialExecutor, TaskExecutor, @unchecked Sendable
         timers.removeAll { $0.id == timer.value }
     }
 
-    /// Runs the loop on the calling thread until `stop`; then forgets its watchers and timers (whose
-    /// closures may hold what holds the loop).
+    /// Runs the loop on the calling thread until `stop`; then forgets its watchers and timers, and
+    /// drops work handed over later (their closures may hold what holds the loop).
     public func run() {
         owner.store(pthread_self(), ordering: .releasing)
         defer {
             watchers.removeAll()
             timers.removeAll()
+            inbox.withLock { $0.ended = true; $0.work.removeAll() }
             owner.store(0, ordering: .releasing)
         }
         var fds: [pollfd] = []
