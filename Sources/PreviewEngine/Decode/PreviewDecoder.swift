@@ -10,7 +10,7 @@ import PreviewCore
 /// AAC decode → resample → the preview's `PCMBuffer`. FFmpeg's reads block, so this runs on
 /// long-lived threads of its own, never on the engine loop; results are reported as values through
 /// `onEvent`, never thrown across threads.
-public final class PreviewDecoder: @unchecked Sendable {
+public final class PreviewDecoder: Sendable {
     /// What the decoder reports, in this order: `ready` at most once (not by a decoder that
     /// continues another's work), then `parked`, `finished` or `failed`.
     public enum Event: Equatable, Sendable {

@@ -10,7 +10,7 @@ import Foundation
 /// 30-second preview is about 1 MB, so the whole body is kept, up to a hard `limit`. Storage is allocated
 /// once when Content-Length is known (else it doubles, never past `limit`). Reads block until the bytes
 /// they ask for arrive, the download ends, fails, or the buffer is cancelled.
-public final class PreviewBytes: @unchecked Sendable {
+public final class PreviewBytes: @unchecked Sendable {   // raw storage and state guarded by `condition`
     /// What a read found.
     public enum ReadOutcome: Equatable {
         /// This many bytes were copied (at least 1).

@@ -83,7 +83,7 @@ public final class PreviewFetcher: Sendable {
 
 /// One preview's download across its requests (the first and any resumes); the HTTP client's handler
 /// for each of them in turn.
-final class PreviewTransfer: HTTPResponseHandler, @unchecked Sendable {
+final class PreviewTransfer: HTTPResponseHandler, @unchecked Sendable {   // attempt counters: the HTTP thread only; `attempt` a Mutex
     let url: String
     let bytes: PreviewBytes
     private let fetcher: PreviewFetcher

@@ -26,7 +26,7 @@ extension HTTPClient {
 }
 
 /// Gathers one body for `HTTPClient.response(to:limit:)` and resumes its caller once, at the end.
-private final class BodyCollector: HTTPResponseHandler, @unchecked Sendable {
+private final class BodyCollector: HTTPResponseHandler, @unchecked Sendable {   // head, body: the HTTP thread only; `waiting` a Mutex
     private let limit: Int
     private var head = HTTPHead(status: 0)   // the client's thread only
     private var body: [UInt8] = []           // the client's thread only

@@ -4,7 +4,7 @@ import PreviewCore
 
 /// One request's state on `CurlLoop`'s thread: its easy handle, the response head being read, and
 /// the redirects so far. Only `isCancelled` is read from other threads.
-final class HTTPExchange: @unchecked Sendable {
+final class HTTPExchange: @unchecked Sendable {   // a curl easy handle and its state: the HTTP thread only; `cancelled` atomic
     let request: HTTPRequest
     /// Released at the end: a handler usually holds the exchange's handle, and so this exchange.
     private var handler: (any HTTPResponseHandler)?

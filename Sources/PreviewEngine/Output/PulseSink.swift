@@ -77,7 +77,12 @@ public final class PulseSink: AudioSink {
         pa_threaded_mainloop_start(mainloop)
     }
 
-    deinit { close() }
+    deinit {
+        close()
+        // Freed only here: a decoder calling back (`whenReadable`) holds the sink strongly for the
+        // call, so the mainloop's mutex it locks is never freed under it, even after `close`.
+        pa_threaded_mainloop_free(mainloop)
+    }
 
     public func setEventHandler(_ handler: @escaping @Sendable (OutputEvent) -> Void) {
         withLock { eventHandler = handler }
@@ -155,7 +160,6 @@ public final class PulseSink: AudioSink {
         disconnectLocked()
         unlock()
         pa_threaded_mainloop_stop(mainloop)
-        pa_threaded_mainloop_free(mainloop)
     }
 
     // MARK: Mainloop thread (lock held)

@@ -10,7 +10,7 @@ import Synchronization
 ///
 /// Descriptors, timers and `run` belong to the loop's thread (or to the thread that will run it,
 /// before it does); `enqueue`, `execute` and `stop` may be called from any thread.
-public final class EngineLoop: SerialExecutor, TaskExecutor, @unchecked Sendable {
+public final class EngineLoop: SerialExecutor, TaskExecutor, @unchecked Sendable {   // watchers, timers: the loop thread only; inbox a Mutex
     /// What a watcher is told: the descriptor's `revents`.
     public typealias Readiness = Int16
 

@@ -3,7 +3,7 @@ import Glibc
 
 /// A pthread mutex (FoundationEssentials has no NSLock; `Mutex` cannot guard several fields that
 /// live outside it). Allocated once, so its address never moves.
-public final class Lock: @unchecked Sendable {
+public final class Lock: @unchecked Sendable {   // a pthread mutex, thread-safe by definition
     fileprivate let mutex: UnsafeMutablePointer<pthread_mutex_t>
 
     /// An unlocked mutex.
@@ -32,7 +32,7 @@ public final class Lock: @unchecked Sendable {
 }
 
 /// A mutex with a condition variable on CLOCK_MONOTONIC (a wall-clock change cannot stretch a wait).
-public final class Condition: @unchecked Sendable {
+public final class Condition: @unchecked Sendable {   // a pthread mutex and condition variable
     private let lockObject = Lock()
     private let cond: UnsafeMutablePointer<pthread_cond_t>
 
