@@ -10,7 +10,7 @@ import Synchronization
 ///
 /// Descriptors, timers and `run` belong to the loop's thread (or to the thread that will run it,
 /// before it does); `enqueue`, `execute` and `stop` may be called from any thread.
-public final class EngineLoop: SerialExecutor, TaskExecutor, @unchecked Sendable {   // watchers, timers: the loop thread only; inbox a Mutex
+public final class EngineLoop: SerialExecutor, TaskExecutor, @unchecked Sendable {   // watchers, timers: the loop thread only; inbox locked
     /// What a watcher is told: the descriptor's `revents`.
     public typealias Readiness = Int16
 
@@ -26,7 +26,8 @@ public final class EngineLoop: SerialExecutor, TaskExecutor, @unchecked Sendable
         var ended = false
     }
 
-    private let inbox = Mutex(Inbox())
+    /// Taken by every thread that hands work over (see `Locked` for why not a Mutex).
+    private let inbox = Locked(Inbox())
     private let wakeFD: Int32
     private let owner = Atomic<UInt>(0)   // pthread_t of the thread in `run`
     // The loop thread's own state.
