@@ -50,4 +50,13 @@ final class RuntimeTests: XCTestCase {
         }
         XCTAssertEqual(pool.counts.threads, 3)
     }
+
+    func testAOneThreadPoolRunsJobsInOrderAndWaitUntilIdleWaitsForThem() {
+        let pool = WorkerPool(name: "test.serial", maxThreads: 1)
+        let order = Mutex<[Int]>([])
+        for i in 0..<20 { pool.run { usleep(200); order.withLock { $0.append(i) } } }
+        pool.waitUntilIdle()
+        XCTAssertEqual(order.withLock { $0 }, Array(0..<20))
+        XCTAssertEqual(pool.counts.threads, 1)
+    }
 }

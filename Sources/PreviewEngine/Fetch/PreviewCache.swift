@@ -14,7 +14,8 @@ public final class PreviewCache: Sendable {
     public let directory: URL
     /// The most bytes kept on disk.
     public let maxBytes: Int
-    private let writer = SerialWorker(name: "previewd.cache")
+    /// One thread, so stores and trims happen in order.
+    private let writer = WorkerPool(name: "previewd.cache", maxThreads: 1)
 
     /// A cache in `directory` (created 0700 if missing) holding at most `maxBytes`.
     public init(directory: URL, maxBytes: Int) throws {
@@ -36,7 +37,7 @@ public final class PreviewCache: Sendable {
     public func store(_ url: String, _ body: Data) {
         guard body.count <= maxBytes else { return }
         let file = path(for: url)
-        writer.async { [self] in
+        writer.run { [self] in
             let temporary = directory.appendingPathComponent(".\(file.lastPathComponent).\(getpid()).tmp")
             guard FileManager.default.createFile(atPath: temporary.path, contents: body,
                                                  attributes: [.posixPermissions: 0o600]) else { return }
@@ -46,7 +47,7 @@ public final class PreviewCache: Sendable {
     }
 
     /// Waits until pending stores are written (for tests and shutdown).
-    public func flush() { writer.sync() }
+    public func flush() { writer.waitUntilIdle() }
 
     private func trim() {
         let manager = FileManager.default

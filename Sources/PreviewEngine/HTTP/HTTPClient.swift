@@ -1,6 +1,5 @@
 import CCurl
 import Glibc
-import Synchronization
 
 /// What one exchange reports, on the client's thread, in order: the head, the body in pieces, the end.
 public protocol HTTPResponseHandler: AnyObject, Sendable {
@@ -39,7 +38,8 @@ public final class HTTPClient: Sendable {
     }
 
     /// Runs `body` on the client's thread after `seconds` (a resume's wait between attempts), with no
-    /// thread or timer of its own: the client's poll wakes for it. Dropped when the client shuts down.
+    /// thread or timer of its own: the client's poll wakes for it. When the client shuts down first,
+    /// `body` runs then (early), so nothing waits for a timer that will never fire.
     public func after(_ seconds: Double, _ body: @escaping @Sendable () -> Void) {
         loop.post(.after(MonotonicClock.nanoseconds() + UInt64(max(0, seconds) * 1e9), body))
     }
@@ -48,9 +48,7 @@ public final class HTTPClient: Sendable {
     /// start a timer thread of its pool).
     public func sleep(seconds: Double) async {
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            let once = ResumeOnce(continuation)
-            after(seconds) { once.resume() }
-            loop.onStop { once.resume() }
+            after(seconds) { continuation.resume() }
         }
     }
 
@@ -92,7 +90,6 @@ final class CurlLoop: @unchecked Sendable {   // `mailbox` and `stopping` guarde
     private var hasEnded = false
     private var active: [UnsafeMutableRawPointer: HTTPExchange] = [:]   // loop thread only; by easy handle
     private var timers: [(deadline: UInt64, body: @Sendable () -> Void)] = []   // loop thread only; by deadline
-    private var stopHandlers: [@Sendable () -> Void] = []   // guarded by `lock`
 
     init() {
         _ = Self.globalInit
@@ -109,28 +106,23 @@ final class CurlLoop: @unchecked Sendable {   // `mailbox` and `stopping` guarde
             }
             return finished
         }
-        if ended, case .start(let exchange) = message { exchange.finish(.cancelled) }   // nothing will run it
+        if ended { Self.settle(message) }   // nothing will run it
     }
 
-    /// Calls `body` when the loop stops (at once if it has): a sleeper is not left waiting for a
-    /// timer that will never run.
-    func onStop(_ body: @escaping @Sendable () -> Void) {
-        let now = lock.withLock { () -> Bool in
-            if stopping || finished { return true }
-            stopHandlers.append(body)
-            return false
+    /// Ends a message the loop will not carry out: a start is cancelled, a timer runs.
+    private static func settle(_ message: Message) {
+        switch message {
+        case .start(let exchange): exchange.finish(.cancelled)
+        case .after(_, let body): body()
+        case .cancel: break
         }
-        if now { body() }
     }
 
     func stop() {
-        let handlers = lock.withLock { () -> [@Sendable () -> Void] in
+        lock.withLock {
             stopping = true
             if !finished { curl_multi_wakeup(multi) }
-            defer { stopHandlers = [] }
-            return stopHandlers
         }
-        handlers.forEach { $0() }
     }
 
     func run() {
@@ -170,7 +162,10 @@ final class CurlLoop: @unchecked Sendable {   // `mailbox` and `stopping` guarde
             defer { mailbox.removeAll() }
             return mailbox
         }
-        for case .start(let exchange) in late { exchange.finish(.cancelled) }
+        // Timers not yet due run now, early: a sleeper is not left waiting on a loop that has ended.
+        let pending = timers.map { Message.after($0.deadline, $0.body) }
+        timers = []
+        (pending + late).forEach(Self.settle)
         curl_multi_cleanup(multi)
         ended.lock()
         hasEnded = true
@@ -304,11 +299,4 @@ private func curlHeaderLine(_ data: UnsafeMutablePointer<CChar>?, _ size: Int, _
 private func curlBodyPiece(_ data: UnsafeMutablePointer<CChar>?, _ size: Int, _ count: Int, _ context: UnsafeMutableRawPointer?) -> Int {
     let exchange = Unmanaged<HTTPExchange>.fromOpaque(context!).takeUnretainedValue()
     return exchange.bodyPiece(UnsafeRawBufferPointer(start: data, count: size * count)) ? size * count : 0
-}
-
-/// Resumes a continuation once, whoever comes first.
-private final class ResumeOnce: Sendable {
-    private let continuation: Mutex<CheckedContinuation<Void, Never>?>
-    init(_ continuation: CheckedContinuation<Void, Never>) { self.continuation = Mutex(continuation) }
-    func resume() { continuation.withLock { c in defer { c = nil }; return c }?.resume() }
 }

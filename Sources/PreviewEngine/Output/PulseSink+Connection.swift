@@ -13,7 +13,7 @@ extension PulseSink {
     func connectLocked() {
         disconnectLocked()
         link = .connecting
-        armLinkTimerLocked(after: configuration.connectTimeout)
+        setTimerLocked(&linkTimer, after: pa_usec_t(configuration.connectTimeout * 1_000_000), pulseLinkTimer)
         let props = pa_proplist_new()
         defer { pa_proplist_free(props) }
         pa_proplist_sets(props, PA_PROP_APPLICATION_NAME, "previewd")
@@ -69,7 +69,7 @@ extension PulseSink {
         link = .ready
         failedAttempts = 0
         lostReason = nil
-        disarmLinkTimerLocked()
+        setTimerLocked(&linkTimer, after: nil, pulseLinkTimer)
         applyVolumeLocked()
         if lossReported {
             lossReported = false
@@ -97,7 +97,7 @@ extension PulseSink {
         }
         link = .waitingToRetry
         let delays = configuration.reconnectBackoff
-        armLinkTimerLocked(after: delays[min(failedAttempts, delays.count - 1)])
+        setTimerLocked(&linkTimer, after: pa_usec_t(delays[min(failedAttempts, delays.count - 1)] * 1_000_000), pulseLinkTimer)
         failedAttempts += 1
         fadeEndedLocked()   // a fade in progress has nothing left to fade
     }
@@ -109,19 +109,6 @@ extension PulseSink {
         case .waitingToRetry: connectLocked()
         case .down, .ready: break
         }
-    }
-
-    private func armLinkTimerLocked(after seconds: TimeInterval) {
-        var when = Self.wallClock(after: pa_usec_t(seconds * 1_000_000))
-        if let linkTimer {
-            mainloopAPI.pointee.time_restart(linkTimer, &when)
-        } else {
-            linkTimer = mainloopAPI.pointee.time_new(mainloopAPI, &when, pulseLinkTimer, Unmanaged.passUnretained(self).toOpaque())
-        }
-    }
-
-    private func disarmLinkTimerLocked() {
-        if let linkTimer { mainloopAPI.pointee.time_restart(linkTimer, nil) }
     }
 
     func disconnectLocked() {

@@ -16,7 +16,6 @@ extension PulseSink {
         var level: Int
         var stepUsec: pa_usec_t
         var stepsLeft = Fade.steps
-        var timer: OpaquePointer?
         var done = false
     }
 
@@ -28,10 +27,9 @@ extension PulseSink {
         if readyStream != nil, feed != nil, !corked {
             let step = pa_usec_t(milliseconds * 1000 / Fade.steps)
             fade = Fade(level: volumePercent, stepUsec: step)
-            var when = Self.wallClock(after: step)
-            fade?.timer = mainloopAPI.pointee.time_new(mainloopAPI, &when, pulseFadeStep, Unmanaged.passUnretained(self).toOpaque())
+            setTimerLocked(&fadeTimer, after: step, pulseFadeStep)
             while fade?.done == false { pa_threaded_mainloop_wait(mainloop) }   // signalled by the last step
-            if let timer = fade?.timer { mainloopAPI.pointee.time_free(timer) }
+            setTimerLocked(&fadeTimer, after: nil, pulseFadeStep)
             volumePercent = fade?.level ?? volumePercent
             fade = nil
         }
@@ -45,9 +43,8 @@ extension PulseSink {
         fade = current
         volumePercent = current.level * current.stepsLeft / Fade.steps
         applyVolumeLocked()
-        if current.stepsLeft > 0, let timer = current.timer {
-            var when = Self.wallClock(after: current.stepUsec)
-            mainloopAPI.pointee.time_restart(timer, &when)
+        if current.stepsLeft > 0 {
+            setTimerLocked(&fadeTimer, after: current.stepUsec, pulseFadeStep)
         } else {
             fadeEndedLocked()
         }
@@ -60,12 +57,21 @@ extension PulseSink {
         pa_threaded_mainloop_signal(mainloop, 0)
     }
 
-    /// Now plus `usec`, as the mainloop's time events want it (wall clock).
-    static func wallClock(after usec: pa_usec_t) -> timeval {
+    /// Arms `timer` to call `callback` on the mainloop thread after `usec` (made on first use; nil
+    /// disarms it). Every timer of the sink goes through here; `close` frees them.
+    func setTimerLocked(_ timer: inout OpaquePointer?, after usec: pa_usec_t?, _ callback: pa_time_event_cb_t) {
+        guard let usec else {
+            if let timer { mainloopAPI.pointee.time_restart(timer, nil) }
+            return
+        }
         var when = timeval()
         pa_gettimeofday(&when)
-        pa_timeval_add(&when, usec)
-        return when
+        pa_timeval_add(&when, usec)   // the mainloop's time events take wall-clock times
+        if let timer {
+            mainloopAPI.pointee.time_restart(timer, &when)
+        } else {
+            timer = mainloopAPI.pointee.time_new(mainloopAPI, &when, callback, Unmanaged.passUnretained(self).toOpaque())
+        }
     }
 
     public func setMetadata(title: String?, artist: String?) {

@@ -51,6 +51,7 @@ public final class PulseSink: AudioSink {
     var linkTimer: OpaquePointer?            // mainloop lock
     /// Refreshes the server's timing once a second while the stream plays (never while corked).
     var timingTimer: OpaquePointer?          // mainloop lock
+    var fadeTimer: OpaquePointer?            // mainloop lock; steps of `fade`
     var failedAttempts = 0                   // mainloop lock; since the last ready stream
     var lossReported = false                 // mainloop lock; `.lost` sent, `.restored` owed
     var corked = true                        // mainloop lock; what the stream should be
@@ -154,9 +155,8 @@ public final class PulseSink: AudioSink {
         lock()
         closed = true
         link = .down
-        for timer in [linkTimer, timingTimer].compactMap({ $0 }) { mainloopAPI.pointee.time_free(timer) }
-        linkTimer = nil
-        timingTimer = nil
+        for timer in [linkTimer, timingTimer, fadeTimer].compactMap({ $0 }) { mainloopAPI.pointee.time_free(timer) }
+        (linkTimer, timingTimer, fadeTimer) = (nil, nil, nil)
         disconnectLocked()
         unlock()
         pa_threaded_mainloop_stop(mainloop)
@@ -179,14 +179,7 @@ public final class PulseSink: AudioSink {
     func refreshTimingLocked() {
         guard let stream = readyStream else { return }
         complete(pa_stream_update_timing_info(stream, nil, nil))
-        var when = Self.wallClock(after: 1_000_000)
-        if corked {
-            if let timingTimer { mainloopAPI.pointee.time_restart(timingTimer, nil) }
-        } else if let timingTimer {
-            mainloopAPI.pointee.time_restart(timingTimer, &when)
-        } else {
-            timingTimer = mainloopAPI.pointee.time_new(mainloopAPI, &when, pulseTimingTimer, Unmanaged.passUnretained(self).toOpaque())
-        }
+        setTimerLocked(&timingTimer, after: corked ? nil : 1_000_000, pulseTimingTimer)
     }
 
     func stopLocked() {
