@@ -55,6 +55,12 @@ public final class PreviewDecoder: Sendable {
     /// The decoders' threads, shared by every decoder of the process.
     static let workers = WorkerPool(name: "previewd.decode")
 
+    /// Returns once every decoder has ended (after they were cancelled: at shutdown, so no decoder
+    /// still holds what it reports to when the process exits).
+    public static func waitUntilAllEnded() {
+        workers.waitUntilIdle()
+    }
+
     /// Starts decoding on a worker.
     public func start() {
         Self.workers.run { [self] in run() }

@@ -184,6 +184,7 @@ public actor Player {
         slots = [:]
         downloads.values.forEach { $0.cancel() }
         downloads = [:]
+        PreviewDecoder.waitUntilAllEnded()   // cancelled: each ends at its next read, wait or packet
         isShutDown = true
         sink.setEventHandler { _ in }   // it held the player
         fetcher.shutdown()
