@@ -66,6 +66,12 @@ void cpl_set_thread_label(const char *label) {
 
 const char *cpl_thread_label(void) { return thread_label; }
 
+static _Thread_local int thread_quiet;
+
+void cpl_set_thread_quiet(int quiet) { thread_quiet = quiet; }
+
+int cpl_thread_quiet(void) { return thread_quiet; }
+
 static _Thread_local char last_line[256];
 static _Thread_local unsigned long repeats;
 

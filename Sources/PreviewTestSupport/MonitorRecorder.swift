@@ -109,6 +109,27 @@ public final class MonitorRecorder: @unchecked Sendable {
         return sequence
     }
 
+    /// The RMS in dBFS of each 50 ms window after `start` in which `hz` dominates, in order (for
+    /// loudness checks).
+    public func levelsDB(of hz: Double, after start: Int) -> [Double] {
+        let detector = ToneDetector(frequencies: Fixtures.toneFrequencies, sampleRate: Double(sampleRate))
+        return stride(from: start, to: sampleCount - window, by: window).compactMap { position in
+            let slice = samples(in: position..<position + window)[...]
+            return detector.dominantTone(in: slice) == hz ? 20 * log10(Double(max(ToneDetector.rms(slice), 1e-9))) : nil
+        }
+    }
+
+    /// The highest absolute sample in dBFS from the first to the last window after `start` in which
+    /// `hz` dominates (a burst's own window may not be dominated by one tone: its edges spread it).
+    public func peakDB(of hz: Double, after start: Int) -> Double {
+        let detector = ToneDetector(frequencies: Fixtures.toneFrequencies, sampleRate: Double(sampleRate))
+        let heard = stride(from: start, to: sampleCount - window, by: window).filter {
+            detector.dominantTone(in: samples(in: $0..<$0 + window)[...]) == hz
+        }
+        guard let first = heard.first, let last = heard.last else { return -.infinity }
+        return 20 * log10(Double(max(samples(in: first..<last + window).map(abs).max() ?? 0, 1e-9)))
+    }
+
     /// Stops recording.
     public func stop() {
         process.signal(SIGTERM)

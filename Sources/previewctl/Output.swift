@@ -62,9 +62,33 @@ enum Output {
         if s.shuffle { modes.append("shuffle") }
         if s.buffering { modes.append("buffering…") }
         lines.append("  " + modes.joined(separator: " · "))
+        if let l = s.loudness.flatMap(loudness) { lines.append("  " + l) }
         if let e = s.error { lines.append("  error: " + TerminalText.sanitized(e)) }
         if s.output != "ok" { lines.append("  output: " + TerminalText.sanitized(s.output)) }
         return lines.joined(separator: "\n")
+    }
+
+    /// A loudness report in one line: "-9.7 LUFS, -8.8 dBTP · gain -6.3 dB (measured)"; nil when
+    /// nothing is known yet.
+    static func loudness(_ r: LoudnessReport) -> String? {
+        var parts: [String] = []
+        if let lufs = r.integratedLUFS, let peak = r.truePeakDBTP { parts.append("\(tenths(lufs)) LUFS, \(tenths(peak)) dBTP") }
+        if let gain = r.gain {
+            switch gain.basis {
+            case .off: parts.append("normalisation off")
+            default:
+                let sign = gain.db > 0.04 ? "+" : ""
+                let why = gain.basis == .estimate ? "estimated from the first seconds" : gain.basis.rawValue
+                parts.append("gain \(sign)\(tenths(gain.db)) dB (\(why)\(gain.peakLimited ? ", peak-limited" : ""))")
+            }
+        }
+        return parts.isEmpty ? nil : parts.joined(separator: " · ")
+    }
+
+    /// `x` with one decimal ("-9.7"), without Foundation's formatter.
+    static func tenths(_ x: Double) -> String {
+        let t = Int((x * 10).rounded())
+        return (t < 0 ? "-" : "") + "\(abs(t) / 10).\(abs(t) % 10)"
     }
 
     /// The human form of a queue report: `▶` marks the current item, `✗` the failed ones.
@@ -120,6 +144,7 @@ enum Output {
             ("artwork", [t.artworkUrl100, t.artworkUrl60, t.artworkUrl30].compactMap { $0 }.joined(separator: " ")),
             ("preview", t.previewUrl),
             ("description", isFilm ? (t.longDescription ?? t.shortDescription) : nil),
+            ("loudness", r.loudness.flatMap(loudness)),
             ("failed", r.error),
         ]
         if let a = r.artist {
@@ -154,6 +179,9 @@ enum Output {
         case "volume": return "volume  \(int("volume") ?? 0)%" + (e["muted"]?.boolValue == true ? " (muted)" : "")
         case "modes": return "modes   repeat \(text("repeat")), shuffle \(e["shuffle"]?.boolValue == true ? "on" : "off")"
         case "position": return "position \(clock(int("positionMs"))) / \(clock(int("durationMs")))"
+        case "loudness":
+            let report = e["loudness"].flatMap { try? $0.decode(as: LoudnessReport.self) }
+            return "loudness [\(int("index") ?? 0)] " + (report.flatMap(loudness) ?? "?")
         default: return json(e)
         }
     }

@@ -62,6 +62,13 @@ struct Previewd: ParsableCommand {
     @Option(help: "Size of the disk cache in MiB.")
     var cacheSize: Int = 200
 
+    @Option(help: "Even out loudness: track (each preview measured, EBU R128, and played at one gain that brings it to the target) or off.")
+    var normalize: LoudnessNormalization.Mode = .track
+
+    @Option(help: ArgumentHelp("The loudness every track is brought to, in LUFS; the gain keeps the true peak at or below -1 dBTP.",
+                               valueName: "LUFS"))
+    var loudnessTarget: Double = LoudnessNormalization.defaultTargetLUFS
+
     @Option(help: "Search for this at start and play the results.")
     var search: String?
 
@@ -100,6 +107,7 @@ struct Previewd: ParsableCommand {
         guard (0...86_400).contains(catalogCacheSeconds) else { throw ValidationError("--catalog-cache-seconds must be 0–86400") }
         guard (1...120).contains(catalogTimeout) else { throw ValidationError("--catalog-timeout must be 1–120 s") }
         guard (1...3600).contains(previewTimeout) else { throw ValidationError("--preview-timeout must be 1–3600 s") }
+        guard (-40...(-5)).contains(loudnessTarget) else { throw ValidationError("--loudness-target must be -40 to -5 LUFS") }
     }
 
     func run() throws {
@@ -134,8 +142,9 @@ struct Previewd: ParsableCommand {
         // tasks and the signals all run there.
         let loop = EngineLoop()
         let events = EventHub()
-        let player = Player(loop: loop, catalog: catalog, fetcher: fetcher, sink: audio, policy: policy, events: events,
-                            autopage: autopage, log: log)
+        let player = Player(loop: loop, catalog: catalog, fetcher: fetcher, sink: audio, policy: policy,
+                            normalization: LoudnessNormalization(mode: normalize, targetLUFS: loudnessTarget),
+                            events: events, autopage: autopage, log: log)
         let path = socket ?? SocketPath.defaultPath()
         let server = ControlServer(path: path, loop: loop, log: log, events: events) { request in
             await player.respond(to: request)
@@ -175,6 +184,8 @@ struct Previewd: ParsableCommand {
         audio.close()
     }
 }
+
+extension LoudnessNormalization.Mode: ExpressibleByArgument {}
 
 /// `--log-level` values.
 enum LogLevelName: String, ExpressibleByArgument, CaseIterable {

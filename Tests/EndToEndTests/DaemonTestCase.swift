@@ -23,12 +23,13 @@ class DaemonTestCase: XCTestCase {
         try standIn.start()
     }
 
-    /// previewd on a fresh null sink of the shared server, its monitor recorded.
-    func startOnSharedServer() throws {
+    /// previewd (with `arguments` besides the stand-in and the sink) on a fresh null sink of the
+    /// shared server, its monitor recorded.
+    func startOnSharedServer(_ arguments: [String] = []) throws {
         let sink = try PulseNullSink()
         self.sink = sink
         recorder = try MonitorRecorder(sink: sink.name)
-        daemon = try DaemonProcess(arguments: ["--api-base", standIn.baseURL, "--sink", sink.name])
+        daemon = try DaemonProcess(arguments: ["--api-base", standIn.baseURL, "--sink", sink.name] + arguments)
     }
 
     override func tearDown() {

@@ -57,6 +57,29 @@ let benchmarks: @Sendable () -> Void = {
         }
     }
 
+    // Loudness of the whole 30 s clip (decode + libebur128's integrated loudness and 4× true peak),
+    // as every preview is measured once its download is complete: beside DecodeThroughput30s it
+    // is the measurement's own cost.
+    Benchmark("LoudnessWhole30s",
+              configuration: .init(metrics: [.wallClock], maxIterations: 30, thresholds: tolerances)) { benchmark in
+        let bytes = clipBytes()
+        benchmark.startMeasurement()
+        for _ in benchmark.scaledIterations {
+            blackHole(try LoudnessScan.whole(bytes, format: .engine, cancellation: CancellationFlag()))
+        }
+    }
+
+    // A cold start's estimate: the first 3 s decoded and measured (sample peak), on the engine loop
+    // before the track's first frame is handed over.
+    Benchmark("LoudnessEstimate3s",
+              configuration: .init(metrics: [.wallClock], maxIterations: 200, thresholds: tolerances)) { benchmark in
+        let bytes = clipBytes()
+        benchmark.startMeasurement()
+        for _ in benchmark.scaledIterations {
+            blackHole(LoudnessScan.estimate(bytes, format: .engine))
+        }
+    }
+
     // Steady state: allocations while decoding chunks 100..<1100 of the clip, after warm-up.
     Benchmark("DecodeSteadyStateMallocs1000Chunks",
               configuration: .init(metrics: [.mallocCountTotal], maxIterations: 20, thresholds: tolerances)) { benchmark in

@@ -37,6 +37,11 @@ void cpl_set_thread_label(const char *label);
 /// This thread's label, or "" when none was set.
 const char *cpl_thread_label(void);
 
+/// Nonzero: FFmpeg's log lines written on this thread are dropped (a decode that expects its input
+/// to end mid-packet); 0 again to keep them.
+void cpl_set_thread_quiet(int quiet);
+int cpl_thread_quiet(void);
+
 /// 1 when `line` differs from the last line this thread passed here (it is then remembered, and
 /// `*suppressed` is how many copies of the previous one returned 0); 0 for a repeat.
 int cpl_log_once(const char *line, unsigned long *suppressed);

@@ -67,13 +67,16 @@ public struct InfoReport: Codable, Equatable, Sendable {
     public var artist: Track?
     /// Why the artist's entry is missing, when it is.
     public var artistError: String?
+    /// The preview's measured loudness (once measured) and, for the current track, its gain.
+    public var loudness: LoudnessReport?
 
-    public init(index: Int, track: Track, error: String?, artist: Track?, artistError: String?) {
+    public init(index: Int, track: Track, error: String?, artist: Track?, artistError: String?, loudness: LoudnessReport? = nil) {
         self.index = index
         self.track = track
         self.error = error
         self.artist = artist
         self.artistError = artistError
+        self.loudness = loudness
     }
 }
 

@@ -2,8 +2,10 @@
 public enum ControlEvent: Equatable, Sendable {
     /// The playback state or the current index changed.
     case state(PlaybackState, index: Int?)
-    /// Another track became current.
-    case track(index: Int, Track)
+    /// Another track became current; `loudness` as far as it is known then.
+    case track(index: Int, Track, loudness: LoudnessReport? = nil)
+    /// What is known of the current track's loudness changed: its gain was decided, or it was measured.
+    case loudness(index: Int, LoudnessReport)
     /// The queue was replaced, appended to or edited.
     case queue(length: Int)
     /// A track or a catalog call failed.
@@ -36,8 +38,10 @@ extension ControlEvent: Encodable {
         switch self {
         case .state(let state, let index):
             try put("event", "state"); try put("state", state.rawValue); try put("index", index)
-        case .track(let index, let track):
-            try put("event", "track"); try put("index", index); try put("track", track)
+        case .track(let index, let track, let loudness):
+            try put("event", "track"); try put("index", index); try put("track", track); try put("loudness", loudness)
+        case .loudness(let index, let loudness):
+            try put("event", "loudness"); try put("index", index); try put("loudness", loudness)
         case .queue(let length):
             try put("event", "queue"); try put("length", length)
         case .error(let message):

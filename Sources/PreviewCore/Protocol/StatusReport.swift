@@ -31,10 +31,12 @@ public struct StatusReport: Codable, Equatable, Sendable {
     /// For the last command that changed the track (search, play, next, prev, seek): microseconds from
     /// its arrival to its first PCM frame handed to the audio stream; nil until that happened.
     public var switchMicroseconds: Int?
+    /// The current track's measured loudness and the gain it plays at.
+    public var loudness: LoudnessReport?
 
     private enum CodingKeys: String, CodingKey {
         case state, index, positionMs, durationMs, queueLength, track, error, output
-        case buffering, volume, muted, `repeat`, shuffle, slots, switchMicroseconds
+        case buffering, volume, muted, `repeat`, shuffle, slots, switchMicroseconds, loudness
     }
 
     public init(from decoder: any Decoder) throws {
@@ -54,6 +56,7 @@ public struct StatusReport: Codable, Equatable, Sendable {
         shuffle = try c.decodeIfPresent(Bool.self, forKey: .shuffle) ?? false
         slots = try c.decodeIfPresent([SlotReport].self, forKey: .slots) ?? []
         switchMicroseconds = try c.decodeIfPresent(Int.self, forKey: .switchMicroseconds)
+        loudness = try c.decodeIfPresent(LoudnessReport.self, forKey: .loudness)
     }
 
     /// Encodes every key, absent values as `null`, so clients can rely on the keys being there.
@@ -74,6 +77,7 @@ public struct StatusReport: Codable, Equatable, Sendable {
         try c.encode(shuffle, forKey: .shuffle)
         try c.encode(slots, forKey: .slots)
         try c.encode(switchMicroseconds, forKey: .switchMicroseconds)
+        try c.encode(loudness, forKey: .loudness)
     }
 
     /// A report with every field given.

@@ -40,11 +40,13 @@ public final class DecodePipeline {
     static let seekPrerollMs = 100
 
     /// Opens `source` (header only) and, when `startMs` > 0, seeks so the first chunk starts there.
+    /// With `byteLimit`, only that many of its bytes are read (the part that had arrived), never
+    /// waiting for more: the audio ends where they do.
     public init(source: PreviewBytes, format: PCMFormat, startMs: Int = 0,
-                cancellation: CancellationFlag = CancellationFlag()) throws(DecodeError) {
+                cancellation: CancellationFlag = CancellationFlag(), byteLimit: Int? = nil) throws(DecodeError) {
         self.format = format
         self.cancellation = cancellation
-        input = try FormatInput(source: source, cancellation: cancellation)
+        input = try FormatInput(source: source, cancellation: cancellation, byteLimit: byteLimit)
         stream = try input.selectAudioStream()
         decoder = try AudioDecoder(stream: stream)
         do {

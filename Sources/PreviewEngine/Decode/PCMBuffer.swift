@@ -8,7 +8,7 @@ import Synchronization
 /// signalled: a producer that is ahead waits for a quarter of the ring to be free (one wake-up per
 /// batch, none at all while paused), and a consumer that found the ring empty can ask to be called
 /// when frames arrive (`whenReadable`).
-public final class PCMBuffer: @unchecked Sendable {   // the semaphore and `readable` are thread-safe; the rest atomic
+public final class PCMBuffer: @unchecked Sendable {   // the semaphore and `readable` are thread-safe; `appliedGain` the consumer's; the rest atomic
     /// The format of every frame in the buffer.
     public let format: PCMFormat
     /// Capacity in frames.
@@ -26,6 +26,13 @@ public final class PCMBuffer: @unchecked Sendable {   // the semaphore and `read
     private let readableWanted = Atomic<Bool>(false)
     private let readable = Mutex<(@Sendable () -> Void)?>(nil)
     private let cancellation = CancellationFlag()
+    /// The gain's bit pattern in the low 32 bits; `gainFixed` once the consumer has read with it,
+    /// `gainAwaited` while the player is still deciding it (nothing is readable then).
+    private let gain = Atomic<UInt64>(UInt64(Float(1).bitPattern))
+    private static let gainFixed: UInt64 = 1 << 32
+    private static let gainAwaited: UInt64 = 1 << 33
+    /// The gain the consumer read with; the consumer's alone.
+    private var appliedGain: Float?
 
     /// A buffer holding up to `capacityFrames` frames of `format`.
     public init(format: PCMFormat = .engine, capacityFrames: Int) {
@@ -107,18 +114,55 @@ public final class PCMBuffer: @unchecked Sendable {   // the semaphore and `read
         callReadableHandler()   // a waiting consumer learns the buffer is drained
     }
 
+    // MARK: Gain
+
+    /// Sets the linear gain every frame is multiplied by as it is read (the track's loudness
+    /// normalisation). The consumer's first read fixes it for the buffer's life, so a listener never
+    /// hears it change within a track: returns false, changing nothing, once that has happened.
+    /// Ends `awaitGain`: a consumer waiting for frames is called.
+    @discardableResult
+    public func setGain(_ linear: Float) -> Bool {
+        var current = gain.load(ordering: .acquiring)
+        while current & Self.gainFixed == 0 {
+            let (exchanged, original) = gain.compareExchange(expected: current, desired: UInt64(linear.bitPattern),
+                                                             ordering: .acquiringAndReleasing)
+            if exchanged {
+                if current & Self.gainAwaited != 0 { callReadableHandler() }
+                return true
+            }
+            current = original
+        }
+        return false
+    }
+
+    /// Holds every frame back until `setGain` (the player decides the gain of a cold start while
+    /// the output gets ready). Call before the consumer has the buffer.
+    public func awaitGain() {
+        gain.bitwiseOr(Self.gainAwaited, ordering: .acquiringAndReleasing)
+    }
+
+    /// True while `awaitGain` holds the frames back.
+    public var isAwaitingGain: Bool { gain.load(ordering: .acquiring) & Self.gainAwaited != 0 }
+
+    /// True once the consumer has read with the gain (it can no longer change).
+    public var isGainFixed: Bool { gain.load(ordering: .acquiring) & Self.gainFixed != 0 }
+
     // MARK: Consumer
 
-    /// Copies up to `frames` frames into `destination`; returns how many. Never blocks.
+    /// Copies up to `frames` frames into `destination`, times the gain; returns how many (none while
+    /// the gain is awaited). Never blocks.
     public func read(into destination: UnsafeMutablePointer<Float>, frames: Int) -> Int {
         let channels = format.channels
+        guard let gain = appliedGain ?? fixGain() else { return 0 }
         var done = 0
         while done < frames {
             let r = readFrames.load(ordering: .relaxed)
             let available = writtenFrames.load(ordering: .acquiring) - r
             if available == 0 { break }
             let n = min(available, frames - done, capacityFrames - r % capacityFrames)
-            (destination + done * channels).update(from: samples + (r % capacityFrames) * channels, count: n * channels)
+            let target = destination + done * channels
+            target.update(from: samples + (r % capacityFrames) * channels, count: n * channels)
+            if gain != 1 { for i in 0..<n * channels { target[i] *= gain } }
             readFrames.store(r + n, ordering: .sequentiallyConsistent)
             done += n
         }
@@ -131,14 +175,23 @@ public final class PCMBuffer: @unchecked Sendable {   // the semaphore and `read
         return done
     }
 
-    /// Calls `handler` once (on the producer's thread) when frames arrive or the producer finishes;
-    /// for a consumer that found the buffer empty. Returns false, without keeping `handler`, when
-    /// frames are already there or the producer has finished: read again now.
+    /// Fixes the gain at the consumer's first read; nil while it is awaited.
+    private func fixGain() -> Float? {
+        guard !isAwaitingGain else { return nil }
+        let value = Float(bitPattern: UInt32(truncatingIfNeeded: gain.bitwiseOr(Self.gainFixed, ordering: .acquiringAndReleasing).oldValue))
+        appliedGain = value
+        return value
+    }
+
+    /// Calls `handler` once (on the producer's thread, or `setGain`'s) when frames arrive, the
+    /// producer finishes or the awaited gain is set; for a consumer that found nothing to read.
+    /// Returns false, without keeping `handler`, when there is something to read or the producer
+    /// has finished: read again now.
     public func whenReadable(_ handler: @escaping @Sendable () -> Void) -> Bool {
         readable.withLock { $0 = handler }
         readableWanted.store(true, ordering: .sequentiallyConsistent)
-        // Looked at after announcing, so a write in between is seen here or calls the handler.
-        guard availableFrames == 0, !isFinished else {
+        // Looked at after announcing, so a write (or the gain) in between is seen here or calls the handler.
+        guard isAwaitingGain || (availableFrames == 0 && !isFinished) else {
             if readableWanted.exchange(false, ordering: .sequentiallyConsistent) { readable.withLock { $0 = nil } }
             return false
         }

@@ -10,6 +10,8 @@ final class AVIOBridge {
     private(set) var context: UnsafeMutablePointer<AVIOContext>
     private let source: PreviewBytes
     private let cancellation: CancellationFlag
+    /// Where the bytes end for this reader, when it may read only a prefix (never waits past it).
+    private let byteLimit: Int?
     private var position = 0
     /// The fetch error that ended the last read, for the decoder to report instead of FFmpeg's code.
     private(set) var lastFetchError: FetchError?
@@ -17,9 +19,11 @@ final class AVIOBridge {
     /// Size of the AVIO buffer: small, so the first packets are parsed as soon as they arrive.
     static let bufferSize = 16 * 1024
 
-    init(source: PreviewBytes, cancellation: CancellationFlag) throws(FFmpegError) {
+    /// A bridge over `source`; with `byteLimit`, over its first `byteLimit` bytes only, as if that were all.
+    init(source: PreviewBytes, cancellation: CancellationFlag, byteLimit: Int? = nil) throws(FFmpegError) {
         self.source = source
         self.cancellation = cancellation
+        self.byteLimit = byteLimit
         guard let buffer = av_malloc(Self.bufferSize) else {
             throw FFmpegError(code: cff_AVERROR(ENOMEM), function: "av_malloc")
         }
@@ -42,7 +46,9 @@ final class AVIOBridge {
     }
 
     fileprivate func read(_ buffer: UnsafeMutablePointer<UInt8>, _ size: Int32) -> Int32 {
-        switch source.read(into: buffer, at: position, maxLength: Int(size), cancellation: cancellation) {
+        let wanted = min(Int(size), (byteLimit ?? .max) - position)
+        guard wanted > 0 else { return cff_AVERROR_EOF() }
+        switch source.read(into: buffer, at: position, maxLength: wanted, cancellation: cancellation) {
         case .bytes(let n):
             position += n
             return Int32(n)
@@ -55,13 +61,14 @@ final class AVIOBridge {
     }
 
     fileprivate func seek(_ offset: Int64, _ whence: Int32) -> Int64 {
-        if whence & AVSEEK_SIZE != 0 { return source.knownLength.map(Int64.init) ?? -1 }
+        let length = byteLimit ?? source.knownLength
+        if whence & AVSEEK_SIZE != 0 { return length.map(Int64.init) ?? -1 }
         let base: Int
         switch whence & ~AVSEEK_FORCE {
         case SEEK_SET: base = 0
         case SEEK_CUR: base = position
         case SEEK_END:
-            guard let length = source.knownLength else { return Int64(cff_AVERROR(ESPIPE)) }
+            guard let length else { return Int64(cff_AVERROR(ESPIPE)) }
             base = length
         default: return Int64(cff_AVERROR(EINVAL))
         }

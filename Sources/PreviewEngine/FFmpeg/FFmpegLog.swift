@@ -16,6 +16,15 @@ public enum FFmpegLog {
         av_log_set_callback(ffmpegLogLine)
     }
 
+    /// Runs `body` with FFmpeg's log lines of this thread dropped: for a decode of a prefix of a
+    /// preview, which ends mid-packet by design (the decoder reading the whole preview reports
+    /// whatever is really wrong with it).
+    static func quietly<T>(_ body: () -> T) -> T {
+        cpl_set_thread_quiet(1)
+        defer { cpl_set_thread_quiet(0) }
+        return body()
+    }
+
     /// previewd's level for FFmpeg's: panic, fatal and error are errors, warnings warnings, info
     /// info, verbose debug; nil for FFmpeg's own debug and trace levels (a line per box and packet,
     /// for FFmpeg's developers), which are dropped.
@@ -36,7 +45,7 @@ private func ffmpegLogLine(_ context: UnsafeMutableRawPointer?, _ ffmpegLevel: I
                            _ arguments: CVaListPointer?) {
     let log = FFmpegLog.log
     guard let format, let arguments, ffmpegLevel >= AV_LOG_PANIC, let level = FFmpegLog.level(ffmpegLevel),
-          level >= log.minimum else { return }
+          level >= log.minimum, cpl_thread_quiet() == 0 else { return }
     withUnsafeTemporaryAllocation(of: CChar.self, capacity: 1024) { buffer in
         var printPrefix: Int32 = 0
         guard av_log_format_line2(context, ffmpegLevel, format, arguments, buffer.baseAddress, Int32(buffer.count),

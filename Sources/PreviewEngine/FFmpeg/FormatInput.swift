@@ -12,10 +12,11 @@ final class FormatInput {
     private let io: AVIOBridge                 // must outlive `context`, which borrows its AVIOContext
     private let cancellation: CancellationFlag // the interrupt callback's opaque pointer
 
-    /// Opens the container in `source`; reads only the header (moov), not the media.
-    init(source: PreviewBytes, cancellation: CancellationFlag) throws(DecodeError) {
+    /// Opens the container in `source` (its first `byteLimit` bytes, when given); reads only the
+    /// header (moov), not the media.
+    init(source: PreviewBytes, cancellation: CancellationFlag, byteLimit: Int? = nil) throws(DecodeError) {
         self.cancellation = cancellation
-        do { io = try AVIOBridge(source: source, cancellation: cancellation) } catch { throw .ffmpeg(error) }
+        do { io = try AVIOBridge(source: source, cancellation: cancellation, byteLimit: byteLimit) } catch { throw .ffmpeg(error) }
         guard let allocated = avformat_alloc_context() else {
             throw .ffmpeg(FFmpegError(code: cff_AVERROR(ENOMEM), function: "avformat_alloc_context"))
         }

@@ -38,12 +38,35 @@ public final class PreviewCache: Sendable {
         guard body.count <= maxBytes else { return }
         let file = path(for: url)
         writer.run { [self] in
-            let temporary = directory.appendingPathComponent(".\(file.lastPathComponent).\(getpid()).tmp")
-            guard FileManager.default.createFile(atPath: temporary.path, contents: body,
-                                                 attributes: [.posixPermissions: 0o600]) else { return }
-            if rename(temporary.path, file.path) != 0 { unlink(temporary.path) }   // atomic: readers see all or nothing
+            writeAtomically(body, to: file)
             trim()
         }
+    }
+
+    /// Writes `data` to a temporary file and renames it over `file`: readers see all or nothing.
+    private func writeAtomically(_ data: Data, to file: URL) {
+        let temporary = directory.appendingPathComponent(".\(file.lastPathComponent).\(getpid()).tmp")
+        guard FileManager.default.createFile(atPath: temporary.path, contents: data,
+                                             attributes: [.posixPermissions: 0o600]) else { return }
+        if rename(temporary.path, file.path) != 0 { unlink(temporary.path) }
+    }
+
+    /// Appends `line` to the small file `name` of the cache's folder, in the background (one
+    /// write, so lines stay whole).
+    public func append(_ line: String, to name: String) {
+        let file = directory.appendingPathComponent(name).path
+        writer.run {
+            let fd = open(file, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0o600)
+            guard fd >= 0 else { return }
+            _ = Array(line.utf8).withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
+            close(fd)
+        }
+    }
+
+    /// Replaces the small file `name` of the cache's folder with `text`, atomically, in the background.
+    public func replace(_ name: String, with text: String) {
+        let file = directory.appendingPathComponent(name)
+        writer.run { [self] in writeAtomically(Data(text.utf8), to: file) }
     }
 
     /// Waits until pending stores are written (for tests and shutdown).

@@ -107,7 +107,8 @@ extension Player {
                 artistError = error.message
             }
         }
-        return InfoReport(index: i, track: item.track, error: item.failure, artist: artist, artistError: artistError)
+        return InfoReport(index: i, track: item.track, error: item.failure, artist: artist, artistError: artistError,
+                          loudness: loudnessReport(index: i))
     }
 
     /// The share line for the current track.

@@ -23,10 +23,13 @@ extension Player {
             case .play(let id, let paused):
                 guard let slot = slots[id] else { continue }
                 let track = core.current.flatMap { core.queue[safe: $0.index] }?.track
+                prepareGain(for: id, startsCold: true)
                 sink.play(slot.pcm, paused: paused)
                 sink.setMetadata(title: track?.trackName, artist: track?.artistName)
                 if !core.transport.outputLost { lastError = nil }
-            case .follow(let id): sink.enqueue(id.flatMap { slots[$0]?.pcm })
+            case .follow(let id):
+                if let id { prepareGain(for: id, startsCold: false) }
+                sink.enqueue(id.flatMap { slots[$0]?.pcm })
             case .pauseOutput: sink.pause()
             case .resumeOutput: sink.resume()
             case .stopOutput: sink.stop()
@@ -38,6 +41,7 @@ extension Player {
                 log(.warning, neighbour ? "track \(index) failed while prefetching: \(message)" : "track \(index) failed: \(message)")
             }
         }
+        releaseGainPins()
     }
 
     /// Downloads `url`; its end comes back as an engine event (neighbours wait for the current one's).

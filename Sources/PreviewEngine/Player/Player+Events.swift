@@ -7,7 +7,11 @@ extension Player {
         switch event {
         case .decoder(let id, let event): decoderEvent(event, slot: id)
         case .output(let event): outputEvent(event)
-        case .downloadEnded(let url, let complete): run(core.handle(.downloadEnded(url: url, complete: complete)))
+        case .downloadEnded(let url, let complete):
+            run(core.handle(.downloadEnded(url: url, complete: complete)))
+            if complete { measureLoudness(url) }
+        case .measured(let url, let key, let measurement): measured(url: url, key: key, measurement)
+        case .estimated(let id, let estimate): estimated(slot: id, estimate)
         }
     }
 

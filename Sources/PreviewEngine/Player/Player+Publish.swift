@@ -14,6 +14,7 @@ extension Player {
         var repeatMode = RepeatMode.off
         var shuffle = false
         var outputLost = false
+        var loudness: LoudnessReport?
     }
 
     /// Publishes what changed since the last call; also starts autopaging when it is due and gives
@@ -24,13 +25,16 @@ extension Player {
         let index = transport.index
         let now = Published(state: transport.playbackState, index: index, trackID: index.flatMap { core.queue[safe: $0]?.track.trackId },
                             queueVersion: queueVersion, volume: volume, muted: muted, repeatMode: transport.repeatMode,
-                            shuffle: transport.order.isShuffled, outputLost: transport.outputLost)
+                            shuffle: transport.order.isShuffled, outputLost: transport.outputLost,
+                            loudness: index.flatMap { loudnessReport(index: $0) })
         let before = published
         guard now != before else { return }
         published = now
         if now.queueVersion != before.queueVersion { hub?.publish(.queue(length: core.queue.count)) }
         if (now.index != before.index || now.trackID != before.trackID), let i = index, let item = core.queue[safe: i] {
-            hub?.publish(.track(index: i, item.track))
+            hub?.publish(.track(index: i, item.track, loudness: now.loudness))
+        } else if now.loudness != before.loudness, let i = index, let loudness = now.loudness {
+            hub?.publish(.loudness(index: i, loudness))
         }
         if now.index != before.index || now.queueVersion != before.queueVersion { MemoryTrim.afterRelease() }
         if now.state != before.state || now.index != before.index { hub?.publish(.state(now.state, index: index)) }

@@ -50,9 +50,25 @@ public actor Player {
     var switchCommandAt: UInt64?
     var lastSwitchMicroseconds: Int?
 
-    /// A player on `loop`, searching `catalog`, fetching with `fetcher` and playing on `sink`.
+    /// Loudness normalisation (`Player+Loudness.swift`): the policy, the measurements, the gain
+    /// pinned to each track the output plays or follows (by URL), and the measurements to make.
+    let normalization: LoudnessNormalization
+    let loudness: LoudnessStore
+    var pinnedGains: [String: TrackGain] = [:]
+    var measureQueue: [String] = []
+    var measuringURL: String?
+    /// The gains the last measured tracks needed (the default for a track nothing is known of).
+    var recentGains: [Double] = []
+    /// Ends the measurements at shutdown.
+    let measureCancellation = CancellationFlag()
+    /// The one thread measuring loudness (about 4 ms of CPU per second of audio).
+    static let meters = WorkerPool(name: "previewd.loudness", maxThreads: 1)
+
+    /// A player on `loop`, searching `catalog`, fetching with `fetcher` and playing on `sink`, every
+    /// track at the gain `normalization` asks for.
     public init(loop: EngineLoop, catalog: ITunesClient, fetcher: PreviewFetcher, sink: any AudioSink,
-                policy: FetchPolicy = FetchPolicy(), events: EventHub? = nil, autopage: Bool = false, log: Log = Log()) {
+                policy: FetchPolicy = FetchPolicy(), normalization: LoudnessNormalization = LoudnessNormalization(),
+                events: EventHub? = nil, autopage: Bool = false, log: Log = Log()) {
         self.loop = loop
         self.hub = events
         self.autopage = autopage
@@ -61,6 +77,8 @@ public actor Player {
         self.sink = sink
         self.policy = policy
         self.log = log
+        self.normalization = normalization
+        loudness = LoudnessStore(cache: policy.cache)
         core = PlayerCore(policy: .init(ahead: policy.prefetchAhead, behind: policy.prefetchBehind, headMs: policy.prefetchHeadMs))
     }
 
@@ -147,6 +165,7 @@ public actor Player {
         report.repeat = core.transport.repeatMode
         report.shuffle = core.transport.order.isShuffled
         report.slots = slotReports()
+        report.loudness = index.flatMap { loudnessReport(index: $0) }
         if let since = switchCommandAt, let started = sink.currentFeedStartedAt, started >= since {
             lastSwitchMicroseconds = Int((started - since) / 1000)
             switchCommandAt = nil
@@ -184,11 +203,14 @@ public actor Player {
         slots = [:]
         downloads.values.forEach { $0.cancel() }
         downloads = [:]
+        measureCancellation.cancel()
         PreviewDecoder.waitUntilAllEnded()   // cancelled: each ends at its next read, wait or packet
+        Self.meters.waitUntilIdle()
         isShutDown = true
         sink.setEventHandler { _ in }   // it held the player
         fetcher.shutdown()
         catalog.shutdown()
+        policy.cache?.flush()   // the last previews and measurements reach the disk
     }
 
     private func seek(_ target: SeekTarget) throws {
