@@ -5,6 +5,10 @@
 #include <signal.h>
 #include <stdint.h>
 #include <sys/eventfd.h>
+#include <sys/resource.h>
+#include <sys/syscall.h>
+#include <spawn.h>
+#include <fcntl.h>
 #include <sys/signalfd.h>
 #include <unistd.h>
 #include <string.h>
@@ -66,6 +70,10 @@ void cpl_set_thread_label(const char *label) {
 
 const char *cpl_thread_label(void) { return thread_label; }
 
+void cpl_lower_thread_priority(void) {
+    setpriority(PRIO_PROCESS, (id_t)gettid(), 10);
+}
+
 static _Thread_local int thread_quiet;
 
 void cpl_set_thread_quiet(int quiet) { thread_quiet = quiet; }
@@ -81,4 +89,32 @@ int cpl_log_once(const char *line, unsigned long *suppressed) {
     *suppressed = repeats;
     repeats = 0;
     return 1;
+}
+
+int cpl_spawn(const char *program, char *const argv[], char *const envp[], int output, pid_t *pid) {
+    posix_spawn_file_actions_t actions;
+    posix_spawnattr_t attributes;
+    posix_spawn_file_actions_init(&actions);
+    posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0);
+    posix_spawn_file_actions_adddup2(&actions, output, 1);
+    posix_spawn_file_actions_adddup2(&actions, output, 2);
+    posix_spawn_file_actions_addclosefrom_np(&actions, 3);
+    posix_spawnattr_init(&attributes);
+    sigset_t none, defaults;
+    sigemptyset(&none);
+    sigemptyset(&defaults);
+    sigaddset(&defaults, SIGPIPE);
+    sigaddset(&defaults, SIGTERM);
+    sigaddset(&defaults, SIGINT);
+    posix_spawnattr_setsigmask(&attributes, &none);
+    posix_spawnattr_setsigdefault(&attributes, &defaults);
+    posix_spawnattr_setflags(&attributes, POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSID);
+    int result = posix_spawnp(pid, program, &actions, &attributes, argv, envp);
+    posix_spawnattr_destroy(&attributes);
+    posix_spawn_file_actions_destroy(&actions);
+    return result;
+}
+
+int cpl_pidfd_open(pid_t pid) {
+    return (int)syscall(SYS_pidfd_open, pid, 0);
 }

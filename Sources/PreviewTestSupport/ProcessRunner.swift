@@ -33,12 +33,13 @@ public enum ProcessRunner {
 }
 
 /// Reads a pipe to its end on a background thread (so a chatty child never blocks on a full pipe).
-final class DataCollector: @unchecked Sendable {
+public final class DataCollector: @unchecked Sendable {
     private let lock = NSLock()
     private var data = Data()
     private let done = DispatchSemaphore(value: 0)
 
-    init(_ handle: FileHandle) {
+    /// Starts reading `handle`.
+    public init(_ handle: FileHandle) {
         Thread { [self] in
             while true {
                 let chunk = handle.availableData
@@ -49,7 +50,8 @@ final class DataCollector: @unchecked Sendable {
         }.start()
     }
 
-    func snapshot() -> Data {
+    /// What was read so far.
+    public func snapshot() -> Data {
         lock.lock(); defer { lock.unlock() }
         return data
     }

@@ -62,7 +62,7 @@ enum Output {
         if s.shuffle { modes.append("shuffle") }
         if s.buffering { modes.append("buffering…") }
         lines.append("  " + modes.joined(separator: " · "))
-        if let l = s.loudness.flatMap(loudness) { lines.append("  " + l) }
+        if let l = s.loudness.flatMap(loudness) { lines.append("  loudness " + l) }
         if let e = s.error { lines.append("  error: " + TerminalText.sanitized(e)) }
         if s.output != "ok" { lines.append("  output: " + TerminalText.sanitized(s.output)) }
         return lines.joined(separator: "\n")

@@ -11,6 +11,12 @@ struct Previewctl: ParsableCommand {
         discussion: """
             \(ExitStatus.help)
 
+            Files: the control socket is $XDG_RUNTIME_DIR/previewd.sock (else \
+            /tmp/previewd-UID/previewd.sock), or --socket PATH.
+
+            Environment: XDG_RUNTIME_DIR (where the socket is); COLUMNS (the width of result tables \
+            when stdout is not a terminal).
+
             Examples:
               previewctl search "jack johnson"
               previewctl next

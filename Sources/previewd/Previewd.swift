@@ -17,12 +17,32 @@ struct Previewd: ParsableCommand {
         abstract: "Headless player of iTunes Store previews, steered with previewctl.",
         discussion: """
             Searches the iTunes Search API, queues the 30-second previews, streams and decodes them \
-            in memory and plays them through PulseAudio. Control it with previewctl.
+            in memory and plays them through PulseAudio, each at one gain that evens out loudness. \
+            Control it with previewctl. It logs to stderr and runs until SIGTERM or SIGINT.
+
+            Exit status: 0 after SIGTERM or SIGINT; 1 it could not start (another previewd answers on \
+            the socket, the socket's folder is unsafe, the cache folder is unusable, or systemd passed \
+            an unusable socket); 64 bad usage.
+
+            Files: the control socket $XDG_RUNTIME_DIR/previewd.sock (else \
+            /tmp/previewd-UID/previewd.sock), or --socket PATH, or the one systemd passes \
+            (previewd.socket); with --cache-dir DIR, the previews played (named by the SHA-256 of \
+            their URL) and loudness.tsv (the loudness measured, by trackId) in DIR.
+
+            Environment: XDG_RUNTIME_DIR (the socket's folder); PULSE_SERVER (the PulseAudio server, \
+            unless --pulse-server); LISTEN_FDS and LISTEN_PID (socket activation, as sd_listen_fds \
+            reads them); JOURNAL_STREAM (under systemd, log lines carry syslog priorities instead of \
+            times). An --on-event program gets previewd's environment plus PREVIEWD_EVENT (track, \
+            state or error), PREVIEWD_INDEX, PREVIEWD_TITLE, PREVIEWD_ARTIST, PREVIEWD_ALBUM, \
+            PREVIEWD_TRACK_ID, PREVIEWD_STATE, PREVIEWD_URL (the store page), PREVIEWD_PREVIEW_URL, \
+            PREVIEWD_ARTWORK_URL, PREVIEWD_DURATION_MS and PREVIEWD_MESSAGE (an error's).
 
             Examples:
               previewd
               previewd --search "jack johnson"
               previewd --sink alsa_output.usb --api-base http://127.0.0.1:8080
+              previewd --on-event ~/.config/previewd/notify
+              systemctl --user enable --now previewd.socket
             """,
         version: PreviewVersion.string)
 
@@ -69,6 +89,13 @@ struct Previewd: ParsableCommand {
                                valueName: "LUFS"))
     var loudnessTarget: Double = LoudnessNormalization.defaultTargetLUFS
 
+    @Option(help: ArgumentHelp("Run PROGRAM on each track change, state change and error, the details in PREVIEWD_* environment variables (never in arguments: no shell, no injection).",
+                               valueName: "PROGRAM"))
+    var onEvent: String?
+
+    @Option(help: "Seconds an --on-event run may take before it is ended.")
+    var onEventTimeout: Double = 10
+
     @Option(help: "Search for this at start and play the results.")
     var search: String?
 
@@ -108,6 +135,8 @@ struct Previewd: ParsableCommand {
         guard (1...120).contains(catalogTimeout) else { throw ValidationError("--catalog-timeout must be 1–120 s") }
         guard (1...3600).contains(previewTimeout) else { throw ValidationError("--preview-timeout must be 1–3600 s") }
         guard (-40...(-5)).contains(loudnessTarget) else { throw ValidationError("--loudness-target must be -40 to -5 LUFS") }
+        guard (0.1...3600).contains(onEventTimeout) else { throw ValidationError("--on-event-timeout must be 0.1–3600 s") }
+        if let onEvent, onEvent.isEmpty { throw ValidationError("--on-event needs a program") }
     }
 
     func run() throws {
@@ -145,17 +174,29 @@ struct Previewd: ParsableCommand {
         let player = Player(loop: loop, catalog: catalog, fetcher: fetcher, sink: audio, policy: policy,
                             normalization: LoudnessNormalization(mode: normalize, targetLUFS: loudnessTarget),
                             events: events, autopage: autopage, log: log)
-        let path = socket ?? SocketPath.defaultPath()
+        // Socket activation: systemd (previewd.socket, or systemd-socket-activate) made the socket.
+        let handover = SocketActivation.handover()
+        var path = socket ?? SocketPath.defaultPath()
+        if case .socket(_, let bound?) = handover { path = bound }
         let server = ControlServer(path: path, loop: loop, log: log, events: events) { request in
             await player.respond(to: request)
         }
         do {
-            try server.start()
-        } catch {
+            switch handover {
+            case .none: try server.start()
+            case .socket(let fd, _): server.start(adopting: fd)
+            case .unusable(let why):
+                log(.error, "socket activation: \(why)")
+                throw ExitCode(1)
+            }
+        } catch let error as ControlServerError {
             log(.error, error.message)
             throw ExitCode(1)
         }
-        log(.info, "previewd \(PreviewVersion.string) listening on \(path); catalog \(apiBase)")
+        let activated = if case .socket = handover { " (socket activation)" } else { "" }
+        log(.info, "previewd \(PreviewVersion.string) listening on \(path)\(activated); catalog \(apiBase)")
+        let hook = onEvent.map { EventHook(program: $0, loop: loop, log: log, timeout: onEventTimeout) }
+        if let hook { events.observer = { hook.handle($0) } }
 
         let search = self.search
         loop.execute {
@@ -173,6 +214,7 @@ struct Previewd: ParsableCommand {
             stopping = true
             log(.info, "\(signalName): shutting down")
             server.stop()
+            hook?.stop()
             Task(executorPreference: loop) {
                 audio.fadeOutAndStop()   // no click: the sound fades for 30 ms before the stream stops
                 await player.shutdown()

@@ -3,7 +3,8 @@
 
 # Debian's packages, by name: the C libraries previewd links (shared), and what the tests use.
 PREVIEWD_APT_PACKAGES=(libavformat-dev libavcodec-dev libswresample-dev libavutil-dev libpulse-dev
-                       libcurl4-openssl-dev libebur128-dev pkg-config pulseaudio pulseaudio-utils ffmpeg openssl ca-certificates)
+                       libcurl4-openssl-dev libebur128-dev libsystemd-dev pkg-config pulseaudio pulseaudio-utils ffmpeg openssl ca-certificates
+                       systemd man-db bash-completion)
 
 say() { printf '\033[1m==> %s\033[0m\n' "$*" >&2; }
 

@@ -37,10 +37,21 @@ void cpl_set_thread_label(const char *label);
 /// This thread's label, or "" when none was set.
 const char *cpl_thread_label(void);
 
+/// Runs the calling thread at nice 10: background work that must never delay playback.
+void cpl_lower_thread_priority(void);
+
 /// Nonzero: FFmpeg's log lines written on this thread are dropped (a decode that expects its input
 /// to end mid-packet); 0 again to keep them.
 void cpl_set_thread_quiet(int quiet);
 int cpl_thread_quiet(void);
+
+/// Starts `program` (found on PATH when it has no slash) with `argv` and `envp`, no shell: stdin
+/// /dev/null, stdout and stderr into `output`, no other descriptor, no blocked or ignored signal
+/// (previewd's threads block SIGTERM and SIGINT for its signalfd), in a session of its own. 0 or an
+/// errno value.
+int cpl_spawn(const char *program, char *const argv[], char *const envp[], int output, pid_t *pid);
+/// A descriptor that becomes readable when process `pid` ends (pidfd_open), or -1.
+int cpl_pidfd_open(pid_t pid);
 
 /// 1 when `line` differs from the last line this thread passed here (it is then remembered, and
 /// `*suppressed` is how many copies of the previous one returned 0); 0 for a repeat.

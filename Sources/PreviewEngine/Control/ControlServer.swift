@@ -45,6 +45,8 @@ public final class ControlServer: @unchecked Sendable {   // state confined to `
     private var idleWaiters: [CheckedContinuation<Void, Never>] = []
     private var scratch = [UInt8](repeating: 0, count: 16 << 10)
     private var connectionsMade: UInt64 = 0
+    /// False when systemd made the socket (`start(adopting:)`): it is then neither replaced nor removed.
+    private var ownsPath = true
 
     /// A server on `path`, run by `loop`, answering with `handler` (the answer's line); `subscribe`
     /// streams `events`.
@@ -89,6 +91,18 @@ public final class ControlServer: @unchecked Sendable {   // state confined to `
             close(fd)
             throw .system(call: "listen", errno: code, path: path)
         }
+        serve(on: fd)
+    }
+
+    /// Starts accepting on `fd`, a listening Unix socket systemd handed over (socket activation,
+    /// `SocketActivation`): systemd made the file and keeps it, so `stop` leaves it in place.
+    public func start(adopting fd: Int32) {
+        ownsPath = false
+        _ = fcntl(fd, F_SETFD, FD_CLOEXEC)   // systemd passes it inheritable; an event hook must not get it
+        serve(on: fd)
+    }
+
+    private func serve(on fd: Int32) {
         UnixSocket.makeNonBlocking(fd)
         loop.execute { [self] in
             listener = fd
@@ -108,10 +122,10 @@ public final class ControlServer: @unchecked Sendable {   // state confined to `
         }
     }
 
-    /// Stops accepting and removes the socket file; clients waiting for an answer get it, then
-    /// every connection closes.
+    /// Stops accepting and removes the socket file (unless systemd made it); clients waiting for an
+    /// answer get it, then every connection closes.
     public func stop() {
-        unlink(path)
+        if ownsPath { unlink(path) }
         loop.execute { [self] in
             stopped = true
             if listener >= 0 {

@@ -6,6 +6,8 @@ import PreviewCore
 public final class EventHub: @unchecked Sendable {   // confined to the engine loop's thread
     /// Writes a line to every subscriber (set by the control server).
     var deliver: (([UInt8]) -> Void)?
+    /// Told every event, in-process, whether anybody is subscribed or not (the `--on-event` hook).
+    public var observer: ((ControlEvent) -> Void)?
     /// Told when the number of subscribers who want position ticks goes from or to zero (set by the player).
     public var onPositionInterest: (() -> Void)?
     /// Live subscriptions.
@@ -18,6 +20,7 @@ public final class EventHub: @unchecked Sendable {   // confined to the engine l
 
     /// Sends `event` to every subscriber.
     public func publish(_ event: ControlEvent) {
+        observer?(event)
         guard subscriberCount > 0, let deliver, let line = JSONLine.encode(event) else { return }
         deliver(line)
     }

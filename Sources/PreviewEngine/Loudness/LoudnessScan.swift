@@ -14,7 +14,7 @@ public enum LoudnessScan {
     }
 
     /// Audio an estimate reads at most, and needs at least.
-    public static let estimateMaxMs = 3_000
+    public static let estimateMaxMs = 2_000
     public static let estimateMinMs = 1_000
 
     /// An estimate from the first seconds of what has arrived (integrated loudness and sample peak

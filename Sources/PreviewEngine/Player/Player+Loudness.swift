@@ -1,3 +1,4 @@
+import CPreviewLinux
 import PreviewCore
 
 /// Loudness normalisation: every preview is measured (EBU R128 integrated loudness and true peak,
@@ -5,7 +6,7 @@ import PreviewCore
 /// gain is decided when the output is handed the track (`play`, or `follow` for the gapless next
 /// one): the whole-clip measurement when it exists (the prefetched neighbours are measured long
 /// before `next` reaches them), else, for a cold start, an estimate from the first seconds that
-/// have arrived (about 6 ms on a decoder thread while the output gets ready; the buffer holds its
+/// have arrived (about 4 ms on a decoder thread while the output gets ready; the buffer holds its
 /// frames until then), else the gain recent tracks needed, never a boost. The buffer's first read
 /// fixes it (`PCMBuffer.setGain`), and it is pinned to the track while the output plays it, so a
 /// seek or a reconnect keeps it: a listener never hears it change within a track.
@@ -18,14 +19,17 @@ extension Player {
         startNextMeasurement()
     }
 
-    /// Starts the next queued measurement still wanted (its download still held, its track not measured).
+    /// Starts the next queued measurement still wanted (its download still held, its track not
+    /// measured); not while a cold start waits for its estimate, which must have the CPU first.
     private func startNextMeasurement() {
+        guard !slots.values.contains(where: { $0.pcm.isAwaitingGain }) else { return }   // `estimated` calls again
         while measuringURL == nil, !measureQueue.isEmpty {
             let url = measureQueue.removeFirst()
             guard let bytes = downloads[url]?.bytes, bytes.isComplete, let key = loudnessKey(url: url), loudness[key] == nil else { continue }
             measuringURL = url
             let (format, stop) = (sink.format, measureCancellation)
             Self.meters.run { [self] in
+                cpl_lower_thread_priority()   // background work: never ahead of a decoder or an estimate
                 let measured = try? LoudnessScan.whole(bytes, format: format, cancellation: stop)
                 post(.measured(url: url, key: key, measured ?? nil))
             }
@@ -73,6 +77,7 @@ extension Player {
 
     /// The estimate of a cold start's first seconds: its gain, unless a measurement came first.
     func estimated(slot id: PlayerCore.SlotID, _ estimate: Loudness?) {
+        defer { startNextMeasurement() }
         guard let slot = slots[id], slot.pcm.isAwaitingGain else { return }
         let url = slot.download.url
         let gain = knownGain(url: url) ?? estimate.map { normalization.gain(for: $0) } ?? normalization.defaultGain(recent: recentGains)
