@@ -39,6 +39,12 @@ build_release() {
   export PREVIEWD_BIN_DIR
 }
 
+# swift-argument-parser's manual generator, built beside the release binaries (scripts/install
+# writes the man pages with it; the install test needs it there).
+build_manual_tool() {
+  swift build -c release --static-swift-stdlib --product generate-manual >/dev/null
+}
+
 # Uses the PulseAudio server libpulse finds if one answers; otherwise starts a private one (a null
 # sink, anonymous auth on a socket in a temp dir) and exports PULSE_SERVER. It is stopped by
 # stop_private_pulse (call it from an EXIT trap).
