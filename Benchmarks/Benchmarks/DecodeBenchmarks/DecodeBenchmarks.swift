@@ -69,7 +69,7 @@ let benchmarks: @Sendable () -> Void = {
         }
     }
 
-    // A cold start's estimate: the first 2 s decoded and measured (sample peak), on a decoder
+    // A cold start's estimate: the first second decoded and measured (sample peak), on a decoder
     // thread while the output gets ready; the track's first frame waits for it.
     Benchmark("LoudnessEstimate",
               configuration: .init(metrics: [.wallClock], maxIterations: 200, thresholds: tolerances)) { benchmark in

@@ -14,8 +14,8 @@ public enum LoudnessScan {
     }
 
     /// Audio an estimate reads at most, and needs at least.
-    public static let estimateMaxMs = 2_000
-    public static let estimateMinMs = 1_000
+    public static let estimateMaxMs = 1_000
+    public static let estimateMinMs = 600
 
     /// An estimate from the first seconds of what has arrived (integrated loudness and sample peak
     /// of at most `estimateMaxMs`), never waiting for more bytes; nil when less than

@@ -6,7 +6,7 @@ import PreviewCore
 /// gain is decided when the output is handed the track (`play`, or `follow` for the gapless next
 /// one): the whole-clip measurement when it exists (the prefetched neighbours are measured long
 /// before `next` reaches them), else, for a cold start, an estimate from the first seconds that
-/// have arrived (about 4 ms on a decoder thread while the output gets ready; the buffer holds its
+/// have arrived (about 2 ms on a decoder thread while the output gets ready; the buffer holds its
 /// frames until then), else the gain recent tracks needed, never a boost. The buffer's first read
 /// fixes it (`PCMBuffer.setGain`), and it is pinned to the track while the output plays it, so a
 /// seek or a reconnect keeps it: a listener never hears it change within a track.
