@@ -109,8 +109,9 @@ public final class EventHook: @unchecked Sendable {   // confined to the engine 
         pipeEnds.forEach { _ = fcntl($0, F_SETFD, FD_CLOEXEC) }
         _ = fcntl(pipeEnds[0], F_SETFL, O_NONBLOCK)
         // The process's own environment (PATH, DISPLAY, DBUS_SESSION_BUS_ADDRESS for notify-send)
-        // without any PREVIEWD_ variable of its own, then the event's; NUL cannot be passed, so it is dropped.
-        let inherited = ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("PREVIEWD_") }
+        // without any PREVIEWD_ variable of its own (nor systemd's LISTEN_ ones), then the event's;
+        // NUL cannot be passed, so it is dropped.
+        let inherited = ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("PREVIEWD_") && !$0.key.hasPrefix("LISTEN_") }
         let entries = (inherited.map { "\($0.key)=\($0.value)" } + variables.map { "\($0.key)=\($0.value)" })
             .map { String($0.filter { $0 != "\0" }) }
         var pid: pid_t = 0
