@@ -23,12 +23,12 @@ extension Player {
             case .play(let id, let paused):
                 guard let slot = slots[id] else { continue }
                 let track = core.current.flatMap { core.queue[safe: $0.index] }?.track
-                prepareGain(for: id, startsCold: true)
+                prepareGain(for: id, followsGaplessly: false)
                 sink.play(slot.pcm, paused: paused)
                 sink.setMetadata(title: track?.trackName, artist: track?.artistName)
                 if !core.transport.outputLost { lastError = nil }
             case .follow(let id):
-                if let id { prepareGain(for: id, startsCold: false) }
+                if let id { prepareGain(for: id, followsGaplessly: true) }
                 sink.enqueue(id.flatMap { slots[$0]?.pcm })
             case .pauseOutput: sink.pause()
             case .resumeOutput: sink.resume()

@@ -57,13 +57,14 @@ extension Player {
     }
 
     /// Sets the gain of slot `id`'s buffer before the output reads it, and pins it to the track:
-    /// the track's pinned gain, else its measured one. Otherwise the gapless follower (`startsCold`
-    /// false) takes the default until its measurement comes, and a cold start holds its frames
-    /// back while its first seconds are measured on a decoder thread, as the output gets ready.
-    func prepareGain(for id: PlayerCore.SlotID, startsCold: Bool) {
+    /// the track's pinned gain, else its measured one. Otherwise a gapless follower takes the
+    /// default until its measurement comes (it must never hold the seam), and a track the output
+    /// starts on holds its frames back while its first second is measured on a decoder thread, as
+    /// the output gets ready.
+    func prepareGain(for id: PlayerCore.SlotID, followsGaplessly: Bool) {
         guard let slot = slots[id] else { return }
         let url = slot.download.url
-        if let gain = pinnedGains[url] ?? knownGain(url: url) ?? (startsCold ? nil : normalization.defaultGain(recent: recentGains)) {
+        if let gain = pinnedGains[url] ?? knownGain(url: url) ?? (followsGaplessly ? normalization.defaultGain(recent: recentGains) : nil) {
             slot.pcm.setGain(gain.linear)
             pinnedGains[url] = gain
             return
