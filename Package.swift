@@ -20,11 +20,13 @@ let package = Package(
     targets: [
         // C libraries; macros and variadic functions Swift cannot import are static inline shims.
         .systemLibrary(name: "CFFmpeg", path: "CModules/CFFmpeg", pkgConfig: "libavformat",
-                       providers: [.apt(["libavformat-dev", "libavcodec-dev", "libswresample-dev", "libavutil-dev"])]),
+                       providers: [.apt(["libavformat-dev", "libavcodec-dev", "libswresample-dev", "libswscale-dev", "libavutil-dev"])]),
         .systemLibrary(name: "CPulse", path: "CModules/CPulse", pkgConfig: "libpulse", providers: [.apt(["libpulse-dev"])]),
         .systemLibrary(name: "CCurl", path: "CModules/CCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"])]),
         .systemLibrary(name: "CEBUR128", path: "CModules/CEBUR128", pkgConfig: "libebur128", providers: [.apt(["libebur128-dev"])]),
         .systemLibrary(name: "CSystemd", path: "CModules/CSystemd", pkgConfig: "libsystemd", providers: [.apt(["libsystemd-dev"])]),
+        // MPRIS2 over sd-bus: the vtables (macros) and message building (variadic) Swift cannot write.
+        .target(name: "CMPRIS", path: "CModules/CMPRIS", linkerSettings: [.linkedLibrary("systemd")]),
         // What glibc hides behind _GNU_SOURCE or keeps out of Swift's Glibc module (mallopt,
         // struct ucred, eventfd, signalfd, thread names), and a thread-local label for FFmpeg's log lines.
         .target(name: "CPreviewLinux", path: "CModules/CPreviewLinux", cSettings: [.define("_GNU_SOURCE")]),
@@ -36,7 +38,7 @@ let package = Package(
         // Swift 6 mode like every module: state shared between threads sits in a Mutex or an atomic;
         // @unchecked Sendable only on the owners of C objects and on what the engine loop confines,
         // each with its reason beside it.
-        .target(name: "PreviewEngine", dependencies: ["PreviewCore", "CFFmpeg", "CPulse", "CCurl", "CEBUR128", "CSystemd", "CPreviewLinux"]),
+        .target(name: "PreviewEngine", dependencies: ["PreviewCore", "CFFmpeg", "CPulse", "CCurl", "CEBUR128", "CSystemd", "CMPRIS", "CPreviewLinux"]),
 
         .executableTarget(name: "previewd", dependencies: [
             "PreviewEngine", .product(name: "ArgumentParser", package: "swift-argument-parser"),

@@ -6,6 +6,7 @@
 #include <libavformat/avio.h>
 #include <libavcodec/avcodec.h>
 #include <libswresample/swresample.h>
+#include <libswscale/swscale.h>
 #include <libavutil/avutil.h>
 #include <libavutil/channel_layout.h>
 #include <libavutil/dict.h>
@@ -32,5 +33,18 @@ static inline int64_t cff_AV_NOPTS_VALUE(void) { return AV_NOPTS_VALUE; }
 static inline int cff_AV_TIME_BASE(void) { return AV_TIME_BASE; }
 /// Default stereo layout (AV_CHANNEL_LAYOUT_STEREO is a compound literal Swift cannot import).
 static inline void cff_channel_layout_stereo(AVChannelLayout *layout) { av_channel_layout_default(layout, 2); }
+
+/// Scales `frame` (any pixel format) to `width`×`height` RGB24 into `out` (3 × width bytes a row,
+/// area averaging: a thumbnail); 0, or a negative AVERROR.
+static inline int cff_frame_to_rgb24(const AVFrame *frame, uint8_t *out, int width, int height) {
+    struct SwsContext *sws = sws_getContext(frame->width, frame->height, (enum AVPixelFormat)frame->format,
+                                            width, height, AV_PIX_FMT_RGB24, SWS_AREA, NULL, NULL, NULL);
+    if (!sws) return AVERROR(EINVAL);
+    uint8_t *planes[4] = { out, NULL, NULL, NULL };
+    int strides[4] = { width * 3, 0, 0, 0 };
+    int rows = sws_scale(sws, (const uint8_t *const *)frame->data, frame->linesize, 0, frame->height, planes, strides);
+    sws_freeContext(sws);
+    return rows == height ? 0 : AVERROR(EINVAL);
+}
 
 #endif

@@ -3,8 +3,8 @@ import Glibc
 import PreviewCore
 
 /// The project's stand-in of the iTunes Search API: real HTTP/1.1 on 127.0.0.1 with keep-alive and
-/// Range, serving `/search`, `/lookup` and `/previews/NAME` from a bundled catalog and a folder of
-/// previews, with faults injected per path. Used by the tests, `scripts/demo` and the benchmarks.
+/// Range, serving `/search`, `/lookup`, `/previews/NAME` and `/artwork/…` from a bundled catalog and
+/// folders of previews and artwork, with faults injected per path. Used by the tests, `scripts/demo` and the benchmarks.
 public final class StandInServer {
     /// The catalog's JSON file (with `{{BASE}}` placeholders) and the previews folder.
     public let catalogFile: URL
@@ -195,6 +195,11 @@ public final class StandInServer {
         case let path where path.hasSuffix("/json") && path.contains("/rss/topsongs/"):
             let body = (try? JSONEncoder().encode(catalog.chart(path: path))) ?? Data()
             return send(fd, status: 200, type: "text/javascript; charset=utf-8", body: [UInt8](body))
+        case let path where path.hasPrefix("/artwork/") && !path.contains(".."):
+            guard let body = artwork(String(path.dropFirst(9))) else {
+                return send(fd, status: 404, type: "text/html", body: Array("<html><body>Not found</body></html>".utf8))
+            }
+            return send(fd, status: 200, type: path.hasSuffix(".png") ? "image/png" : "image/jpeg", body: body, fault: fault)
         default:
             guard head.path.hasPrefix("/previews/"), !head.path.contains(".."),
                   let body = try? Data(contentsOf: previewsDirectory.appendingPathComponent(String(head.path.dropFirst(10)))) else {
@@ -209,6 +214,20 @@ public final class StandInServer {
             return send(fd, status: 200, type: "audio/mp4", body: bytes, fault: fault,
                         extra: ignoreRange ? [] : ["Accept-Ranges: bytes"])
         }
+    }
+
+    /// Artwork as Apple serves it: `NAME/600x600bb.jpg` is `NAME.jpg` of the artwork folder (beside
+    /// the previews; only that size, so a client must ask for it), a plain `FILE` is that file.
+    private func artwork(_ rest: String) -> [UInt8]? {
+        let folder = previewsDirectory.deletingLastPathComponent().appendingPathComponent("artwork")
+        let parts = rest.split(separator: "/")
+        let file: String
+        switch parts.count {
+        case 2 where parts[1] == "600x600bb.jpg": file = parts[0] + ".jpg"
+        case 1: file = String(parts[0])
+        default: return nil
+        }
+        return (try? Data(contentsOf: folder.appendingPathComponent(file))).map { [UInt8]($0) }
     }
 
     private func sendJSON(_ fd: Int32, _ tracks: [Track]) -> Bool {

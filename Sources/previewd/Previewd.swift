@@ -96,6 +96,12 @@ struct Previewd: ParsableCommand {
     @Option(help: "Seconds an --on-event run may take before it is ended.")
     var onEventTimeout: Double = 10
 
+    @Flag(help: "Do not appear on the session bus as an MPRIS2 player (media keys, desktop media controls, playerctl).")
+    var noMpris = false
+
+    @Option(help: ArgumentHelp("Keep fetched artwork here (default: $XDG_CACHE_HOME/previewd/artwork).", valueName: "DIR"))
+    var artworkDir: String?
+
     @Option(help: "Search for this at start and play the results.")
     var search: String?
 
@@ -171,9 +177,14 @@ struct Previewd: ParsableCommand {
         // tasks and the signals all run there.
         let loop = EngineLoop()
         let events = EventHub()
+        var artwork: ArtworkStore?
+        if let folder = artworkDir ?? ArtworkStore.defaultDirectory() {
+            do { artwork = try ArtworkStore(directory: folder, http: http, localOrigin: PreviewURLPolicy.origin(of: apiBase), log: log) }
+            catch { log(.warning, "artwork off: \(error)") }
+        }
         let player = Player(loop: loop, catalog: catalog, fetcher: fetcher, sink: audio, policy: policy,
                             normalization: LoudnessNormalization(mode: normalize, targetLUFS: loudnessTarget),
-                            events: events, autopage: autopage, log: log)
+                            events: events, artwork: artwork, autopage: autopage, log: log)
         // Socket activation: systemd (previewd.socket, or systemd-socket-activate) made the socket.
         let handover = SocketActivation.handover()
         var path = socket ?? SocketPath.defaultPath()
@@ -196,31 +207,39 @@ struct Previewd: ParsableCommand {
         let activated = if case .socket = handover { " (socket activation)" } else { "" }
         log(.info, "previewd \(PreviewVersion.string) listening on \(path)\(activated); catalog \(apiBase)")
         let hook = onEvent.map { EventHook(program: $0, loop: loop, log: log, timeout: onEventTimeout) }
-        if let hook { events.observer = { hook.handle($0) } }
+        if let hook { events.addObserver { hook.handle($0) } }
 
         let search = self.search
         loop.execute {
             Task(executorPreference: loop) {
                 await player.start()
                 guard let search else { return }
-                do { _ = try await player.handle(.search(CatalogQuery(term: search), Enqueue())) }
+                do { _ = try await player.perform(.search(CatalogQuery(term: search), Enqueue())) }
                 catch { log(.warning, "start-up search failed: \((error as? ControlError)?.message ?? "\(error)")") }
             }
         }
 
         var stopping = false
-        termination.watch(on: loop) { signalName in
+        var desktop: MediaPlayerService?
+        /// SIGTERM, SIGINT and MPRIS Quit end previewd the same way.
+        let shutDown = { (why: String) in
             guard !stopping else { return }
             stopping = true
-            log(.info, "\(signalName): shutting down")
+            log(.info, "\(why): shutting down")
             server.stop()
             hook?.stop()
+            desktop?.stop()
             Task(executorPreference: loop) {
                 audio.fadeOutAndStop()   // no click: the sound fades for 30 ms before the stream stops
                 await player.shutdown()
                 await server.waitUntilIdle(seconds: 2)   // requests in flight end quickly: the network is closed
                 loop.stop()
             }
+        }
+        termination.watch(on: loop, shutDown)
+        if !noMpris {
+            desktop = MediaPlayerService(player: player, loop: loop, events: events, log: log) { shutDown("MPRIS Quit") }
+            desktop?.start()
         }
         loop.run()
         audio.close()

@@ -19,7 +19,10 @@ final class SocketActivationEndToEndTests: DaemonTestCase {
         let socket = folder + "/previewd.sock"
         let previewd = try XCTUnwrap(BuildProducts.path("previewd"))
         let previewctl = try XCTUnwrap(BuildProducts.path("previewctl"))
-        let activator = try ChildProcess(activate, ["-l", socket, previewd, "--api-base", standIn.baseURL, "--sink", sink.name],
+        // systemd-socket-activate starts previewd with an empty environment but for what -E names:
+        // the PulseAudio server a private test server is reached through must be passed on.
+        let passOn = ProcessInfo.processInfo.environment["PULSE_SERVER"] == nil ? [] : ["-E", "PULSE_SERVER"]
+        let activator = try ChildProcess(activate, ["-l", socket] + passOn + [previewd, "--api-base", standIn.baseURL, "--sink", sink.name],
                                          captureStderr: true)
         let log = DataCollector(activator.stderr!)
         defer { if activator.isRunning { activator.signal(SIGKILL); _ = activator.wait(timeout: 5) } }

@@ -2,9 +2,9 @@
 # starts a private PulseAudio server with a null sink when none is reachable. Source it; don't run it.
 
 # Debian's packages, by name: the C libraries previewd links (shared), and what the tests use.
-PREVIEWD_APT_PACKAGES=(libavformat-dev libavcodec-dev libswresample-dev libavutil-dev libpulse-dev
+PREVIEWD_APT_PACKAGES=(libavformat-dev libavcodec-dev libswresample-dev libswscale-dev libavutil-dev libpulse-dev
                        libcurl4-openssl-dev libebur128-dev libsystemd-dev pkg-config pulseaudio pulseaudio-utils ffmpeg openssl ca-certificates
-                       systemd man-db bash-completion)
+                       systemd man-db bash-completion dbus-daemon playerctl)
 
 say() { printf '\033[1m==> %s\033[0m\n' "$*" >&2; }
 

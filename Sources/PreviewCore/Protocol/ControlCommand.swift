@@ -18,6 +18,8 @@ public enum ControlCommand: Equatable, Sendable {
     case more
     /// Everything known about a queue item (the current one when nil), with its artist's details.
     case info(index: Int?)
+    /// The artwork of a queue item (the current one when nil) as an RGB picture fitting width × height.
+    case artwork(index: Int?, width: Int, height: Int)
     /// A ready-to-post line about what is playing.
     case share
     /// Empty the queue (playback stops).
@@ -92,6 +94,12 @@ public enum ControlCommand: Equatable, Sendable {
             self = .top(query, try Self.enqueue(args))
         case "more": self = .more
         case "info": self = .info(index: try Self.index(args, "index"))
+        case "artwork":
+            let width = try Self.int(args, "width") ?? 32, height = try Self.int(args, "height") ?? 32
+            guard (1...ArtworkRequest.maxSide).contains(width), (1...ArtworkRequest.maxSide).contains(height) else {
+                throw ControlError(.badArgument, "\"width\" and \"height\" must be 1–\(ArtworkRequest.maxSide)")
+            }
+            self = .artwork(index: try Self.index(args, "index"), width: width, height: height)
         case "share": self = .share
         case "clear": self = .clear
         case "remove":
@@ -183,6 +191,10 @@ public enum ControlCommand: Equatable, Sendable {
             return ControlRequest(id: id, cmd: "top", args: args)
         case .more: return ControlRequest(id: id, cmd: "more")
         case .info(let index): return ControlRequest(id: id, cmd: "info", args: index.map { ["index": .number(Double($0))] })
+        case .artwork(let index, let width, let height):
+            var args: [String: JSONValue] = ["width": .number(Double(width)), "height": .number(Double(height))]
+            if let index { args["index"] = .number(Double(index)) }
+            return ControlRequest(id: id, cmd: "artwork", args: args)
         case .share: return ControlRequest(id: id, cmd: "share")
         case .clear: return ControlRequest(id: id, cmd: "clear")
         case .remove(let index): return ControlRequest(id: id, cmd: "remove", args: ["index": .number(Double(index))])

@@ -17,6 +17,10 @@ public enum ControlEvent: Equatable, Sendable {
     case volume(Int, muted: Bool)
     /// Repeat or shuffle changed.
     case modes(repeat: RepeatMode, shuffle: Bool)
+    /// The current track jumped to a position: a seek, or it started again (prev, repeat one).
+    case seeked(index: Int, ms: Int)
+    /// The current track's artwork was fetched: the path of the cached image.
+    case artwork(index: Int, path: String)
     /// Where the current track is (sent every second when asked for).
     case position(ms: Int, durationMs: Int?)
 
@@ -54,6 +58,10 @@ extension ControlEvent: Encodable {
             try put("event", "volume"); try put("volume", level); try put("muted", muted)
         case .modes(let mode, let shuffle):
             try put("event", "modes"); try put("repeat", mode.rawValue); try put("shuffle", shuffle)
+        case .seeked(let index, let ms):
+            try put("event", "seeked"); try put("index", index); try put("positionMs", ms)
+        case .artwork(let index, let path):
+            try put("event", "artwork"); try put("index", index); try put("path", path)
         case .position(let ms, let duration):
             try put("event", "position"); try put("positionMs", ms); try put("durationMs", duration)
         }

@@ -33,10 +33,14 @@ public struct StatusReport: Codable, Equatable, Sendable {
     public var switchMicroseconds: Int?
     /// The current track's measured loudness and the gain it plays at.
     public var loudness: LoudnessReport?
+    /// True when `next` moves to another track (not past the end of the queue).
+    public var hasNext: Bool = false
+    /// The current track's artwork, once fetched: the path of the cached JPEG or PNG file.
+    public var artwork: String?
 
     private enum CodingKeys: String, CodingKey {
         case state, index, positionMs, durationMs, queueLength, track, error, output
-        case buffering, volume, muted, `repeat`, shuffle, slots, switchMicroseconds, loudness
+        case buffering, volume, muted, `repeat`, shuffle, slots, switchMicroseconds, loudness, hasNext, artwork
     }
 
     public init(from decoder: any Decoder) throws {
@@ -57,6 +61,8 @@ public struct StatusReport: Codable, Equatable, Sendable {
         slots = try c.decodeIfPresent([SlotReport].self, forKey: .slots) ?? []
         switchMicroseconds = try c.decodeIfPresent(Int.self, forKey: .switchMicroseconds)
         loudness = try c.decodeIfPresent(LoudnessReport.self, forKey: .loudness)
+        hasNext = try c.decodeIfPresent(Bool.self, forKey: .hasNext) ?? false
+        artwork = try c.decodeIfPresent(String.self, forKey: .artwork)
     }
 
     /// Encodes every key, absent values as `null`, so clients can rely on the keys being there.
@@ -78,6 +84,8 @@ public struct StatusReport: Codable, Equatable, Sendable {
         try c.encode(slots, forKey: .slots)
         try c.encode(switchMicroseconds, forKey: .switchMicroseconds)
         try c.encode(loudness, forKey: .loudness)
+        try c.encode(hasNext, forKey: .hasNext)
+        try c.encode(artwork, forKey: .artwork)
     }
 
     /// A report with every field given.

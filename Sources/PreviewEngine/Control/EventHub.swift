@@ -6,8 +6,8 @@ import PreviewCore
 public final class EventHub: @unchecked Sendable {   // confined to the engine loop's thread
     /// Writes a line to every subscriber (set by the control server).
     var deliver: (([UInt8]) -> Void)?
-    /// Told every event, in-process, whether anybody is subscribed or not (the `--on-event` hook).
-    public var observer: ((ControlEvent) -> Void)?
+    /// Told every event, in-process, whether anybody is subscribed or not (the `--on-event` hook, MPRIS).
+    private var observers: [(ControlEvent) -> Void] = []
     /// Told when the number of subscribers who want position ticks goes from or to zero (set by the player).
     public var onPositionInterest: (() -> Void)?
     /// Live subscriptions.
@@ -18,9 +18,14 @@ public final class EventHub: @unchecked Sendable {   // confined to the engine l
     /// A hub with nobody subscribed.
     public init() {}
 
-    /// Sends `event` to every subscriber.
+    /// Tells `observer` every event from now on, on the engine loop.
+    public func addObserver(_ observer: @escaping (ControlEvent) -> Void) {
+        observers.append(observer)
+    }
+
+    /// Sends `event` to every observer and subscriber.
     public func publish(_ event: ControlEvent) {
-        observer?(event)
+        for observer in observers { observer(event) }
         guard subscriberCount > 0, let deliver, let line = JSONLine.encode(event) else { return }
         deliver(line)
     }

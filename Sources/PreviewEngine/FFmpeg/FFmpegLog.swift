@@ -18,11 +18,11 @@ public enum FFmpegLog {
 
     /// Runs `body` with FFmpeg's log lines of this thread dropped: for a decode of a prefix of a
     /// preview, which ends mid-packet by design (the decoder reading the whole preview reports
-    /// whatever is really wrong with it).
-    static func quietly<T>(_ body: () -> T) -> T {
+    /// whatever is really wrong with it), and for artwork, whose faults are answers, not log lines.
+    static func quietly<T, E: Error>(_ body: () throws(E) -> T) throws(E) -> T {
         cpl_set_thread_quiet(1)
         defer { cpl_set_thread_quiet(0) }
-        return body()
+        return try body()
     }
 
     /// previewd's level for FFmpeg's: panic, fatal and error are errors, warnings warnings, info

@@ -15,6 +15,9 @@ extension Player {
         var shuffle = false
         var outputLost = false
         var loudness: LoudnessReport?
+        /// The load of the current track: a new one for the same track is a jump (seek, restart).
+        var request: RequestID?
+        var artwork: String?
     }
 
     /// Publishes what changed since the last call; also starts autopaging when it is due and gives
@@ -26,7 +29,8 @@ extension Player {
         let now = Published(state: transport.playbackState, index: index, trackID: index.flatMap { core.queue[safe: $0]?.track.trackId },
                             queueVersion: queueVersion, volume: volume, muted: muted, repeatMode: transport.repeatMode,
                             shuffle: transport.order.isShuffled, outputLost: transport.outputLost,
-                            loudness: index.flatMap { loudnessReport(index: $0) })
+                            loudness: index.flatMap { loudnessReport(index: $0) }, request: transport.currentRequest,
+                            artwork: index.flatMap { artworkPath(index: $0) })
         let before = published
         guard now != before else { return }
         published = now
@@ -36,7 +40,15 @@ extension Player {
         } else if now.loudness != before.loudness, let i = index, let loudness = now.loudness {
             hub?.publish(.loudness(index: i, loudness))
         }
-        if now.index != before.index || now.queueVersion != before.queueVersion { MemoryTrim.afterRelease() }
+        if now.index != before.index || now.queueVersion != before.queueVersion {
+            MemoryTrim.afterRelease()
+            fetchArtwork()
+        }
+        if let i = index, now.index == before.index, now.trackID == before.trackID, now.request != nil, before.request != nil,
+           now.request != before.request {
+            hub?.publish(.seeked(index: i, ms: positionMs()))
+        }
+        if let i = index, let path = now.artwork, path != before.artwork { hub?.publish(.artwork(index: i, path: path)) }
         if now.state != before.state || now.index != before.index { hub?.publish(.state(now.state, index: index)) }
         if now.volume != before.volume || now.muted != before.muted { hub?.publish(.volume(volume, muted: muted)) }
         if now.repeatMode != before.repeatMode || now.shuffle != before.shuffle {

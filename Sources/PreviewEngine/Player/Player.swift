@@ -63,12 +63,14 @@ public actor Player {
     let measureCancellation = CancellationFlag()
     /// The one thread measuring loudness (about 4 ms of CPU per second of audio).
     static let meters = WorkerPool(name: "previewd.loudness", maxThreads: 1)
+    /// The artwork of the current track and its neighbours (`Player+Artwork.swift`); nil: none is fetched.
+    let artwork: ArtworkStore?
 
     /// A player on `loop`, searching `catalog`, fetching with `fetcher` and playing on `sink`, every
     /// track at the gain `normalization` asks for.
     public init(loop: EngineLoop, catalog: ITunesClient, fetcher: PreviewFetcher, sink: any AudioSink,
                 policy: FetchPolicy = FetchPolicy(), normalization: LoudnessNormalization = LoudnessNormalization(),
-                events: EventHub? = nil, autopage: Bool = false, log: Log = Log()) {
+                events: EventHub? = nil, artwork: ArtworkStore? = nil, autopage: Bool = false, log: Log = Log()) {
         self.loop = loop
         self.hub = events
         self.autopage = autopage
@@ -78,6 +80,7 @@ public actor Player {
         self.policy = policy
         self.log = log
         self.normalization = normalization
+        self.artwork = artwork
         loudness = LoudnessStore(cache: policy.cache)
         core = PlayerCore(policy: .init(ahead: policy.prefetchAhead, behind: policy.prefetchBehind, headMs: policy.prefetchHeadMs))
     }
@@ -99,13 +102,7 @@ public actor Player {
     public func respond(to request: ControlRequest) async -> [UInt8] {
         let received = MonotonicClock.nanoseconds()
         do {
-            let command = try ControlCommand(request)
-            switch command {
-            case .next, .prev, .play, .seek, .search, .lookup, .top: switchCommandAt = received
-            default: break
-            }
-            defer { publishChanges() }
-            let result: any Encodable = try await handle(command)
+            let result: any Encodable = try await perform(try ControlCommand(request), received: received)
             return ControlReply.success(id: request.id, result)
         } catch let error as ControlError {
             return ControlReply.failure(id: request.id, error)
@@ -118,6 +115,17 @@ public actor Player {
         }
     }
 
+    /// Carries out `command` as a client's, received at `received`: subscribers are told what
+    /// changed, and a track change is timed. For in-process clients (MPRIS, the start-up search).
+    public func perform(_ command: ControlCommand, received: UInt64 = MonotonicClock.nanoseconds()) async throws -> any Encodable & Sendable {
+        switch command {
+        case .next, .prev, .play, .seek, .search, .lookup, .top: switchCommandAt = received
+        default: break
+        }
+        defer { publishChanges() }
+        return try await handle(command)
+    }
+
     /// Carries out `command`; returns its result (encoded once, by `respond`, straight from its type).
     public func handle(_ command: ControlCommand) async throws -> any Encodable & Sendable {
         switch command {
@@ -127,6 +135,7 @@ public actor Player {
         case .top(let query, let enqueue): return try await top(query, enqueue)
         case .more: return try await more()
         case .info(let index): return try await info(index)
+        case .artwork(let index, let width, let height): return try await artworkThumbnail(index, width: width, height: height)
         case .share: return try share()
         case .clear: try clear()
         case .remove(let index): try remove(index)
@@ -166,6 +175,8 @@ public actor Player {
         report.shuffle = core.transport.order.isShuffled
         report.slots = slotReports()
         report.loudness = index.flatMap { loudnessReport(index: $0) }
+        report.artwork = index.flatMap { artworkPath(index: $0) }
+        report.hasNext = core.transport.order.after(index, in: core.queue, wrap: core.transport.repeatMode == .all) != nil
         if let since = switchCommandAt, let started = sink.currentFeedStartedAt, started >= since {
             lastSwitchMicroseconds = Int((started - since) / 1000)
             switchCommandAt = nil
