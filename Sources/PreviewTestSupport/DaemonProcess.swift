@@ -8,6 +8,8 @@ public final class DaemonProcess {
     private let stderr: DataCollector
 
     /// Starts previewd with `arguments` plus `--socket` in a fresh folder, and waits for the socket.
+    /// Unless `environment` names them, XDG_CACHE_HOME (artwork) is in that folder and the session
+    /// bus is none.
     public init(arguments: [String], environment: [String: String]? = nil) throws {
         guard let binary = BuildProducts.path("previewd") else {
             throw TestSupportError("previewd is not built next to the tests; run swift build --build-tests")
@@ -15,6 +17,10 @@ public final class DaemonProcess {
         let directory = NSTemporaryDirectory() + "previewd-e2e-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         socketPath = directory + "/previewd.sock"
+        // Kept off the desktop's session bus and out of the user's cache unless the test says otherwise.
+        var environment = environment ?? ProcessInfo.processInfo.environment
+        environment["XDG_CACHE_HOME"] = environment["XDG_CACHE_HOME"] ?? directory + "/cache"
+        environment["DBUS_SESSION_BUS_ADDRESS"] = environment["DBUS_SESSION_BUS_ADDRESS"] ?? "unix:path=" + directory + "/no-bus"
         process = try ChildProcess(binary, ["--socket", socketPath] + arguments, environment: environment, captureStderr: true)
         stderr = DataCollector(process.stderr!)
         let deadline = Date(timeIntervalSinceNow: 20)
@@ -47,10 +53,10 @@ public final class DaemonProcess {
         try ctl(arguments)
     }
 
-    /// Runs previewctl against this daemon with `arguments`.
-    public func ctl(_ arguments: [String]) throws -> ProcessRunner.Result {
+    /// Runs previewctl against this daemon with `arguments` (and `environment`, else the test's).
+    public func ctl(_ arguments: [String], environment: [String: String]? = nil) throws -> ProcessRunner.Result {
         guard let binary = BuildProducts.path("previewctl") else { throw TestSupportError("previewctl is not built") }
-        return try ProcessRunner.run(binary, ["--socket", socketPath] + arguments)
+        return try ProcessRunner.run(binary, ["--socket", socketPath] + arguments, environment: environment)
     }
 
     /// Starts previewctl against this daemon in the background (for `watch`).

@@ -68,9 +68,9 @@ public final class BackgroundCommand {
     private let child: ChildProcess
     private let out: DataCollector
 
-    /// Starts `executable` with `arguments`.
-    public init(_ executable: String, _ arguments: [String]) throws {
-        child = try ChildProcess(executable, arguments, captureStdout: true)
+    /// Starts `executable` with `arguments` (and `environment`, else the test's).
+    public init(_ executable: String, _ arguments: [String], environment: [String: String]? = nil) throws {
+        child = try ChildProcess(executable, arguments, environment: environment, captureStdout: true)
         out = DataCollector(child.stdout!)
     }
 

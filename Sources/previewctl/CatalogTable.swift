@@ -4,12 +4,10 @@ import PreviewCore
 /// The seed's result list as a terminal table: queue index, title, artist, album, release date,
 /// duration, genre, price; the text columns share what the terminal's width leaves.
 enum CatalogTable {
-    /// The terminal's width (stdout's, else $COLUMNS, else 120).
+    /// The terminal's width (stdout's, else $COLUMNS, else 120), at least 21.
     static var width: Int {
-        var size = winsize()
-        if ioctl(STDOUT_FILENO, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 20 { return Int(size.ws_col) }
-        if let columns = getenv("COLUMNS").flatMap({ Int(String(cString: $0)) }), columns > 20 { return columns }
-        return 120
+        let columns = TerminalSize.current(fallback: TerminalSize(columns: 120, rows: 24)).columns
+        return columns > 20 ? columns : 120
     }
 
     /// The rows of `report`, fitted to `width` columns.

@@ -13,6 +13,8 @@ struct Invocation {
     var socket: String?
     /// Print previewd's answer as JSON.
     var json = false
+    /// Draw the artwork beside the human answer (`--art`).
+    var art: ArtworkPanel?
 
     /// Sends `command` to previewd and prints the answer: as JSON with --json, else its result
     /// decoded straight into `Report` (one pass over the line) through `human`.
@@ -28,11 +30,16 @@ struct Invocation {
             Output.error(response.error?.message ?? "previewd refused the command")
             throw ExitCode(ExitStatus.forError(response.error?.code))
         }
-        Output.print(human(result))
+        Output.print(decorated(human(result)))
+    }
+
+    /// `text` with the artwork beside it when asked for.
+    private func decorated(_ text: String) -> String {
+        art?.decorate(text, socket: socket ?? SocketPath.defaultPath()) ?? text
     }
 
     /// previewd's answer with its result decoded as `Report`.
-    private struct TypedResponse<Report: Decodable>: Decodable {
+    struct TypedResponse<Report: Decodable>: Decodable {
         var ok: Bool
         var result: Report?
         var error: ControlError?
@@ -58,7 +65,7 @@ struct Invocation {
             if !json { Output.error(response.error?.message ?? "previewd refused the command") }
             throw ExitCode(ExitStatus.forError(response.error?.code))
         }
-        if !json { Output.print(try human(response.result ?? .null)) }
+        if !json { Output.print(decorated(try human(response.result ?? .null))) }
         // A catalog command that found results but none it could queue has not done what was asked.
         if response.result?["results"] != nil, let report = try? response.result?.decode(as: CatalogReport.self),
            report.firstQueueIndex == nil {

@@ -20,9 +20,10 @@ extension Player {
         guard let artwork, let index = core.transport.index else { return }
         let wanted = [index, core.transport.upcoming(in: core.queue), core.transport.previous(in: core.queue)]
         for url in Set(wanted.compactMap { $0.flatMap(artworkURL(index:)) }) where artwork.cachedPath(for: url) == nil {
-            Task {
+            // On the loop like every task: the store is confined to it.
+            Task(executorPreference: loop) { [self] in
                 guard await artwork.fetch(url) != nil else { return }
-                publishChanges()   // the current track's artwork may have arrived
+                await publishChanges()   // the current track's artwork may have arrived
             }
         }
     }

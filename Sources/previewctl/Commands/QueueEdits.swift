@@ -56,18 +56,23 @@ extension Previewctl {
     struct Info: ParsableCommand {
         static let configuration = CommandConfiguration(commandName: "info", 
             abstract: "Show a queue item's details (the current one by default) and its artist's.",
-            discussion: "Examples:\n  previewctl info\n  previewctl --json info 2")
+            discussion: "Examples:\n  previewctl info\n  previewctl info --art\n  previewctl --json info 2")
         @ParentCommand var root: Previewctl
 
         @Argument(help: "Queue index, 0-based.")
         var index: Int?
+
+        @Flag(help: "Draw the track's artwork beside the text (a terminal with 256 or 24-bit colours).")
+        var art = false
 
         func validate() throws {
             if let index, index < 0 { throw ValidationError("INDEX must be 0 or more") }
         }
 
         func run() throws {
-            try root.options.run(.info(index: index), human: Output.info)
+            var invocation = root.options.invocation
+            if art { invocation.art = ArtworkPanel(index: index) }
+            try invocation.run(.info(index: index), human: Output.info)
         }
     }
 

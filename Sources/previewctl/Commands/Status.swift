@@ -7,8 +7,13 @@ extension Previewctl {
 
         @ParentCommand var root: Previewctl
 
+        @Flag(help: "Draw the track's artwork beside the text (a terminal with 256 or 24-bit colours).")
+        var art = false
+
         func run() throws {
-            try root.options.run(PlainCommand.status)
+            var invocation = root.options.invocation
+            if art { invocation.art = ArtworkPanel(index: nil) }
+            try PlainCommand.status.run(invocation)
         }
     }
 }

@@ -1,0 +1,169 @@
+import Foundation
+import PreviewCore
+import PreviewTestSupport
+import XCTest
+
+/// MPRIS2 on a private session bus (`dbus-daemon --session`), driven by Debian's `playerctl` as a
+/// desktop would: what it prints and what the null sink's monitor hears must agree.
+final class MPRISEndToEndTests: DaemonTestCase {
+    private var bus: SessionBus?
+
+    override func tearDown() {
+        super.tearDown()
+        bus?.stop()
+    }
+
+    /// previewd on a fresh null sink and a private session bus.
+    private func startOnBus(_ arguments: [String] = []) throws -> SessionBus {
+        guard ProcessRunner.which("playerctl") != nil else {
+            throw XCTSkip("playerctl not installed (Debian's playerctl; scripts/test installs it)")
+        }
+        let bus = try SessionBus()
+        self.bus = bus
+        let sink = try PulseNullSink()
+        self.sink = sink
+        recorder = try MonitorRecorder(sink: sink.name)
+        daemon = try DaemonProcess(arguments: ["--api-base", standIn.baseURL, "--sink", sink.name] + arguments,
+                                   environment: bus.environment)
+        return bus
+    }
+
+    /// `playerctl -p previewd ARGUMENTS`: what it printed, trimmed.
+    @discardableResult
+    private func playerctl(_ arguments: String...) throws -> String {
+        let result = try XCTUnwrap(bus).run("playerctl", ["-p", "previewd"] + arguments)
+        XCTAssertEqual(result.status, 0, "playerctl \(arguments.joined(separator: " ")): \(result.stderr)")
+        return result.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
+    /// Waits until `playerctl -p previewd ARGUMENTS` prints something `accepted`; returns it.
+    @discardableResult
+    private func waitForPlayerctl(_ arguments: [String], file: StaticString = #filePath, line: UInt = #line,
+                                  until accepted: (String) -> Bool) -> String {
+        let deadline = Date(timeIntervalSinceNow: 10)
+        var seen = ""
+        repeat {
+            seen = (try? bus!.run("playerctl", ["-p", "previewd"] + arguments).stdout.trimmingCharacters(in: .whitespacesAndNewlines)) ?? ""
+            if accepted(seen) { return seen }
+            usleep(50_000)
+        } while Date() < deadline
+        XCTFail("playerctl \(arguments.joined(separator: " ")): got \(seen)", file: file, line: line)
+        return seen
+    }
+
+    /// Waits until `playerctl -p previewd ARGUMENTS` prints `expected`.
+    private func expectPlayerctl(_ expected: String, _ arguments: String..., file: StaticString = #filePath, line: UInt = #line) {
+        waitForPlayerctl(arguments, file: file, line: line) { $0 == expected }
+    }
+
+    func testPlayerctlSeesAndSteersWhatIsHeard() throws {
+        let bus = try startOnBus()
+        var mark = recorder.sampleCount
+        XCTAssertEqual(try daemon.ctl("search", "sine waves").status, 0)
+        expectTone(440, after: mark, "the search plays")
+        expectPlayerctl("Playing", "status")
+        let listed = try bus.run("playerctl", ["-l"])
+        XCTAssertTrue(listed.stdout.contains("previewd"), "playerctl -l: \(listed)")
+        XCTAssertEqual(try playerctl("metadata", "title"), "A Four Forty")
+        XCTAssertEqual(try playerctl("metadata", "artist"), "The Sine Waves")
+        XCTAssertEqual(try playerctl("metadata", "album"), "Pure Tones")
+        XCTAssertEqual(try playerctl("metadata", "xesam:url"), "https://music.apple.com/us/album/701?i=1001&uo=4")
+        let trackID = try playerctl("metadata", "mpris:trackid")
+        XCTAssertTrue(trackID.contains("/org/previewd/track/0_1001"), "an object path from the queue entry: \(trackID)")
+        let length = Int(try playerctl("metadata", "mpris:length")) ?? 0
+        XCTAssertTrue((7_500_000...8_500_000).contains(length), "the preview's own length, 8 s: \(length) µs")
+        // The artwork, fetched at 600×600 into the private cache, is shown as a file:// URL.
+        let artURL = waitForPlayerctl(["metadata", "mpris:artUrl"]) { $0.hasPrefix("file:///") }
+        let artPath = String(artURL.dropFirst(7))
+        XCTAssertEqual(FileManager.default.contents(atPath: artPath), FileManager.default.contents(atPath: Fixtures.directory.path + "/artwork/quadrants.jpg"))
+
+        mark = recorder.sampleCount
+        try playerctl("next")
+        expectTone(660, after: mark, "playerctl next")
+        expectPlayerctl("E Six Sixty", "metadata", "title")
+        mark = recorder.sampleCount
+        try playerctl("previous")
+        expectTone(440, after: mark, "playerctl previous")
+        expectPlayerctl("A Four Forty", "metadata", "title")
+
+        try playerctl("play-pause")
+        expectPlayerctl("Paused", "status")
+        mark = recorder.sampleCount
+        XCTAssertNotNil(recorder.waitForSilence(lasting: 0.5, after: mark), "pause silences the sink")
+        mark = recorder.sampleCount
+        try playerctl("play-pause")
+        expectTone(440, after: mark, "play-pause resumes")
+        expectPlayerctl("Playing", "status")
+
+        try playerctl("volume", "0.5")
+        expectPlayerctl("0.500000", "volume")
+        XCTAssertEqual(try status().volume, 50)
+        try playerctl("loop", "Playlist")
+        expectPlayerctl("Playlist", "loop")
+        XCTAssertEqual(try status().repeat, .all)
+        try playerctl("shuffle", "On")
+        expectPlayerctl("On", "shuffle")
+        XCTAssertTrue(try status().shuffle)
+        try playerctl("shuffle", "Off")
+        try playerctl("position", "4")
+        let position = try status().positionMs
+        XCTAssertTrue((3_900...6_000).contains(position), "SetPosition moved to 4 s: \(position) ms")
+        let reported = Double(try playerctl("position")) ?? 0
+        XCTAssertTrue((3.9...6.5).contains(reported), "Position follows: \(reported) s")
+
+        // OpenUri is not something previewd does: an error, and nothing changes.
+        XCTAssertNotEqual(try bus.run("playerctl", ["-p", "previewd", "open", "file:///etc/passwd"]).status, 0)
+        XCTAssertEqual(try status().state, .playing)
+    }
+
+    func testChangesMadeThroughPreviewctlReachDBusClientsAsPropertiesChanged() throws {
+        let bus = try startOnBus()
+        guard let monitorPath = ProcessRunner.which("dbus-monitor") else { throw XCTSkip("dbus-monitor not installed") }
+        let monitor = try BackgroundCommand(monitorPath, ["--session", "type='signal',path='/org/mpris/MediaPlayer2'"],
+                                            environment: bus.environment)
+        defer { monitor.stop(signal: SIGTERM) }
+        XCTAssertTrue(monitor.waitFor("NameLost"), "dbus-monitor is listening")
+        let mark = recorder.sampleCount
+        XCTAssertEqual(try daemon.ctl("search", "sine waves").status, 0)
+        expectTone(440, after: mark, "the search plays")
+        XCTAssertTrue(monitor.waitFor("string \"Playing\""), "PlaybackStatus Playing: \(monitor.output.suffix(2000))")
+        XCTAssertTrue(monitor.waitFor("string \"CanGoNext\""), "the Can* flags are announced")
+        XCTAssertTrue(monitor.waitFor("A Four Forty"), "Metadata with the title")
+
+        XCTAssertEqual(try daemon.ctl("pause").status, 0)
+        XCTAssertTrue(monitor.waitFor("string \"Paused\""), "previewctl pause reaches D-Bus clients")
+        XCTAssertEqual(try daemon.ctl("repeat", "one").status, 0)
+        XCTAssertTrue(monitor.waitFor("string \"Track\""), "LoopStatus Track")
+        XCTAssertEqual(try daemon.ctl("volume", "30").status, 0)
+        XCTAssertTrue(monitor.waitFor("double 0.3"), "Volume 0.3")
+        XCTAssertEqual(try daemon.ctl("seek", "2").status, 0)
+        XCTAssertTrue(monitor.waitFor("member=Seeked"), "a seek is a Seeked signal")
+
+        // Quit ends previewd as SIGTERM does (tearDown checks the exit status and the socket).
+        let quit = try bus.run("dbus-send", ["--session", "--print-reply", "--dest=org.mpris.MediaPlayer2.previewd",
+                                             "/org/mpris/MediaPlayer2", "org.mpris.MediaPlayer2.Quit"])
+        XCTAssertEqual(quit.status, 0, quit.stderr)
+        let deadline = Date(timeIntervalSinceNow: 10)
+        while daemon.isRunning, Date() < deadline { usleep(20_000) }
+        XCTAssertFalse(daemon.isRunning, "Quit ends previewd")
+        XCTAssertTrue(daemon.log.contains("MPRIS Quit: shutting down"), daemon.log)
+    }
+
+    func testWithoutASessionBusOrWithNoMprisPreviewdPlaysOn() throws {
+        try startOnSharedServer()   // DaemonProcess points it at a bus that is not there
+        var mark = recorder.sampleCount
+        XCTAssertEqual(try daemon.ctl("search", "sine waves").status, 0)
+        expectTone(440, after: mark, "no session bus: playback as usual")
+        XCTAssertEqual(daemon.stop(), 0, daemon.log)
+        XCTAssertTrue(daemon.log.contains("MPRIS off: no session bus"), daemon.log)
+        daemon = nil
+        recorder.stop()
+        sink?.remove()
+
+        let bus = try startOnBus(["--no-mpris"])
+        mark = recorder.sampleCount
+        XCTAssertEqual(try daemon.ctl("search", "sine waves").status, 0)
+        expectTone(440, after: mark, "--no-mpris: playback as usual")
+        XCTAssertFalse(try bus.run("playerctl", ["-l"]).stdout.contains("previewd"), "--no-mpris takes no bus name")
+    }
+}
