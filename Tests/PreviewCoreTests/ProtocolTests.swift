@@ -78,7 +78,8 @@ final class ProtocolTests: XCTestCase {
                                   track: nil, error: nil, output: "ok")
         let object = try XCTUnwrap(JSONSerialization.jsonObject(with: JSONEncoder().encode(status)) as? [String: Any])
         XCTAssertEqual(Set(object.keys), ["state", "index", "positionMs", "durationMs", "queueLength", "track", "error", "output",
-                                          "buffering", "volume", "muted", "repeat", "shuffle", "slots", "switchMicroseconds", "loudness"])
+                                          "buffering", "volume", "muted", "repeat", "shuffle", "slots", "switchMicroseconds", "loudness",
+                                          "hasNext", "artwork"])
         XCTAssertTrue(object["index"] is NSNull)
         XCTAssertEqual(try JSONDecoder().decode(StatusReport.self, from: JSONEncoder().encode(status)), status)
     }
