@@ -27,9 +27,11 @@ struct Previewd: ParsableCommand {
             Files: the control socket $XDG_RUNTIME_DIR/previewd.sock (else \
             /tmp/previewd-UID/previewd.sock), or --socket PATH, or the one systemd passes \
             (previewd.socket); with --cache-dir DIR, the previews played (named by the SHA-256 of \
-            their URL) and loudness.tsv (the loudness measured, by trackId) in DIR.
+            their URL) and loudness.tsv (the loudness measured, by trackId) in DIR; the artwork fetched in \
+            $XDG_CACHE_HOME/previewd/artwork (or --artwork-dir).
 
-            Environment: XDG_RUNTIME_DIR (the socket's folder); PULSE_SERVER (the PulseAudio server, \
+            Environment: XDG_RUNTIME_DIR (the socket's folder); DBUS_SESSION_BUS_ADDRESS (the session \
+            bus MPRIS2 is offered on, unless --no-mpris); XDG_CACHE_HOME (artwork); PULSE_SERVER (the PulseAudio server, \
             unless --pulse-server); LISTEN_FDS and LISTEN_PID (socket activation, as sd_listen_fds \
             reads them); JOURNAL_STREAM (under systemd, log lines carry syslog priorities instead of \
             times). An --on-event program gets previewd's environment plus PREVIEWD_EVENT (track, \
