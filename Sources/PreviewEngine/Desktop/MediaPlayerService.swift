@@ -13,8 +13,8 @@ public final class MediaPlayerService: @unchecked Sendable {   // confined to th
     private var refreshPending = false
     private var seekedPending = false
 
-    /// Shuts previewd down (MPRIS Quit); called on the loop.
-    private let quit: () -> Void
+    /// Shuts previewd down (MPRIS Quit); called on the loop. Dropped by `stop`: it holds what holds this service.
+    private var quit: (() -> Void)?
 
     /// A service for `player`, told of changes by `events`; `quit` shuts previewd down (MPRIS Quit).
     public init(player: Player, loop: EngineLoop, events: EventHub, log: Log, quit: @escaping () -> Void) {
@@ -41,8 +41,9 @@ public final class MediaPlayerService: @unchecked Sendable {   // confined to th
         loop.execute { [self] in scheduleRefresh() }
     }
 
-    /// Leaves the bus.
+    /// Leaves the bus. Call on the loop.
     public func stop() {
+        quit = nil
         bus.stop()
     }
 
@@ -58,7 +59,7 @@ public final class MediaPlayerService: @unchecked Sendable {   // confined to th
     }
 
     private func perform(_ command: MediaPlayerCommand) {
-        guard let control = command.controlCommand else { return quit() }
+        guard let control = command.controlCommand else { return quit?() ?? () }
         Task(executorPreference: loop) { [player, log] in
             do {
                 _ = try await player.perform(control)
