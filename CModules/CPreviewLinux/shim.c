@@ -1,6 +1,7 @@
 #include "CPreviewLinux.h"
 
 #include <malloc.h>
+#include <poll.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdint.h>
@@ -17,6 +18,10 @@
 int cpl_set_mmap_threshold(int bytes) { return mallopt(M_MMAP_THRESHOLD, bytes); }
 
 int cpl_malloc_trim(void) { return malloc_trim(0); }
+
+int cpl_set_pipe_size(int fd, int bytes) { return fcntl(fd, F_SETPIPE_SZ, bytes); }
+
+short cpl_pollrdhup(void) { return POLLRDHUP; }
 
 int cpl_eventfd(void) { return eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK); }
 

@@ -17,7 +17,7 @@ struct Previewd: ParsableCommand {
         abstract: "Headless player of iTunes Store previews, steered with previewctl.",
         discussion: """
             Searches the iTunes Search API, queues the 30-second previews, streams and decodes them \
-            in memory and plays them through PulseAudio, each at one gain that evens out loudness. \
+            in memory and plays them through PulseAudio (or PipeWire, Snapcast, a FIFO), each at one gain that evens out loudness. \
             Control it with previewctl. It logs to stderr and runs until SIGTERM or SIGINT.
 
             Exit status: 0 after SIGTERM or SIGINT; 1 it could not start (another previewd answers on \
@@ -43,6 +43,9 @@ struct Previewd: ParsableCommand {
               previewd
               previewd --search "jack johnson"
               previewd --sink alsa_output.usb --api-base http://127.0.0.1:8080
+              previewd --pulse-server tcp:192.168.1.20:4713
+              previewd --output snapcast://127.0.0.1:4953
+              previewd --output pipe:/tmp/snapfifo
               previewd --on-event ~/.config/previewd/notify
               systemctl --user enable --now previewd.socket
             """,
@@ -57,13 +60,17 @@ struct Previewd: ParsableCommand {
     @Option(help: "Storefront country code.")
     var country: String = "US"
 
+    @Option(help: ArgumentHelp("Where the sound goes: pulse (PulseAudio, or PipeWire through pipewire-pulse), snapcast://HOST:PORT (a snapserver tcp source in server mode) or pipe:PATH (a FIFO, e.g. snapserver's pipe source); the last two carry s16le 48 kHz stereo.",
+                               valueName: "OUTPUT"))
+    var output = "pulse"
+
     @Option(help: "PulseAudio sink to play on (default: the server's default sink).")
     var sink: String?
 
-    @Option(help: "PulseAudio server (default: libpulse's usual places, e.g. PULSE_SERVER).")
+    @Option(help: "PulseAudio server, e.g. unix:/run/user/1000/pulse/native or tcp:HOST:PORT (default: libpulse's usual places, e.g. PULSE_SERVER).")
     var pulseServer: String?
 
-    @Option(help: "Output latency target in milliseconds.")
+    @Option(help: "Output latency target in milliseconds (PulseAudio's buffer; for snapcast and pipe, the most previewd hands over ahead of real time, 3/4 of it).")
     var latencyMs: Int = 100
 
     @Option(help: "Tracks after the current one fetched and decoded ahead.")
@@ -132,6 +139,12 @@ struct Previewd: ParsableCommand {
         guard CountryCode.isValid(country) else {
             throw ValidationError("--country must be a two-letter code (got \(country))")
         }
+        let choice: OutputChoice
+        do { choice = try OutputChoice(parsing: output) } catch { throw ValidationError(error.description) }
+        if choice != .pulse, sink != nil || pulseServer != nil {
+            throw ValidationError("--sink and --pulse-server apply to --output pulse only")
+        }
+        if let problem = StreamSink.problem(with: choice) { throw ValidationError("--output \(output): \(problem)") }
         guard (10...2000).contains(latencyMs) else { throw ValidationError("--latency-ms must be 10–2000") }
         guard (0...8).contains(prefetchAhead), (0...8).contains(prefetchBehind) else {
             throw ValidationError("--prefetch-ahead and --prefetch-behind must be 0–8")
@@ -154,9 +167,7 @@ struct Previewd: ParsableCommand {
         MemoryTrim.unmapLargeBuffersOnFree()
         let log = Log(minimum: verbose ? .debug : logLevel.level)
         FFmpegLog.install(log)
-        var output = PulseSink.Configuration(server: pulseServer, sink: sink)
-        output.latencyMs = latencyMs
-        let audio = PulseSink(configuration: output)
+        let audio = makeSink()
         var policy = FetchPolicy()
         policy.prefetchAhead = prefetchAhead
         policy.prefetchBehind = prefetchBehind
@@ -232,7 +243,7 @@ struct Previewd: ParsableCommand {
             hook?.stop()
             desktop?.stop()
             Task(executorPreference: loop) {
-                audio.fadeOutAndStop()   // no click: the sound fades for 30 ms before the stream stops
+                audio.fadeOutAndStop(milliseconds: 30)   // no click: the sound fades for 30 ms before the stream stops
                 await player.shutdown()
                 await server.waitUntilIdle(seconds: 2)   // requests in flight end quickly: the network is closed
                 loop.stop()
@@ -245,6 +256,17 @@ struct Previewd: ParsableCommand {
         }
         loop.run()
         audio.close()
+    }
+
+    /// The output `--output` names (validated already).
+    private func makeSink() -> AudioSink {
+        let choice = (try? OutputChoice(parsing: output)) ?? .pulse
+        var stream = StreamSink.Configuration()
+        stream.latencyMs = latencyMs
+        if let sink = StreamSink(choice: choice, configuration: stream) { return sink }
+        var pulse = PulseSink.Configuration(server: pulseServer, sink: sink)
+        pulse.latencyMs = latencyMs
+        return PulseSink(configuration: pulse)
     }
 }
 

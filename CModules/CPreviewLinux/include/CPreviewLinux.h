@@ -15,6 +15,11 @@ int cpl_malloc_trim(void);
 /// with errno set otherwise.
 int cpl_peer_uid(int fd, uid_t *uid);
 
+/// fcntl(F_SETPIPE_SZ): sets the capacity of the pipe `fd`; the capacity set, or -1 with errno.
+int cpl_set_pipe_size(int fd, int bytes);
+/// POLLRDHUP: poll's flag for a stream socket whose peer closed its end.
+short cpl_pollrdhup(void);
+
 /// A non-blocking, close-on-exec eventfd for waking a poll loop; -1 with errno on failure.
 int cpl_eventfd(void);
 /// Adds one to the eventfd's counter (wakes its poller); never blocks.

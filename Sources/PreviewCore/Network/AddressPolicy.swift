@@ -43,6 +43,15 @@ public enum AddressPolicy {
         return nil
     }
 
+    /// Why an address a user named (a snapserver's) cannot be connected to: unspecified, multicast or
+    /// broadcast; nil for any unicast address, loopback and private ones included. `bytes` is 4 or 16
+    /// bytes in network order.
+    public static func notUnicastReason(_ bytes: [UInt8]) -> String? {
+        let reason = bytes.count == 4 ? nonPublicReason(ipv4: bytes) : nonPublicReason(ipv6: bytes)
+        if bytes == [255, 255, 255, 255] { return "the broadcast address" }
+        return reason == "an unspecified address" || reason == "a multicast address" ? reason : nil
+    }
+
     /// The address in dotted decimal, for messages ("127.0.0.1").
     public static func text(ipv4 a: [UInt8]) -> String {
         a.map(String.init).joined(separator: ".")

@@ -21,6 +21,8 @@ public protocol AudioSink: AnyObject, Sendable {
     func resume()
     /// Flushes, corks and forgets the feeds.
     func stop()
+    /// Brings the sound down to silence over about `milliseconds`, then stops (at exit: no click).
+    func fadeOutAndStop(milliseconds: Int)
     /// Frames of the current feed that have been heard (written minus what is still in the device).
     var playedFrames: Int { get }
     /// The feed being played, if any.

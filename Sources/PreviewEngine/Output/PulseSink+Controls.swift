@@ -22,7 +22,7 @@ extension PulseSink {
     /// Lowers the stream's volume to silence in small steps over about `milliseconds` (steps taken
     /// by a mainloop time event; this thread waits for the last), then stops: ending mid-waveform at
     /// full level would click.
-    public func fadeOutAndStop(milliseconds: Int = 30) {
+    public func fadeOutAndStop(milliseconds: Int) {
         lock(); defer { unlock() }
         if readyStream != nil, feed != nil, !corked {
             let step = pa_usec_t(milliseconds * 1000 / Fade.steps)

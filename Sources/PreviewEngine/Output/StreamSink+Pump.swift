@@ -1,0 +1,182 @@
+import CPreviewLinux
+import Glibc
+import PreviewCore
+
+/// The "previewd.output" thread: connecting, pacing the PCM out, noticing the reader go away.
+extension StreamSink {
+    /// The thread's loop, until `close`. It holds the lock except in `poll` and while connecting.
+    func serve() {
+        var fds = [pollfd(fd: wakeFD, events: Int16(POLLIN), revents: 0), pollfd()]
+        lock.lock()
+        while !closed {
+            let now = MonotonicClock.nanoseconds()
+            var deadline: UInt64?
+            switch link {
+            case .idle where wanted: connectLocked(); continue
+            case .waitingToRetry(let at) where now >= at: connectLocked(); continue
+            case .waitingToRetry(let at): deadline = at
+            case .ready(let fd): deadline = pumpLocked(fd, now: now)
+            default: break
+            }
+            fds[1] = pollfd(fd: -1, events: 0, revents: 0)
+            if case .ready(let fd) = link {
+                // A socket's peer closing shows as RDHUP/HUP; a FIFO whose reader left, as ERR.
+                let more = pendingStart < pendingEnd && !paused
+                fds[1] = pollfd(fd: fd, events: Int16(POLLIN) | cpl_pollrdhup() | (more ? Int16(POLLOUT) : 0), revents: 0)
+            }
+            fds[0].revents = 0
+            lock.unlock()
+            let timeout = deadline.map { Int32(min(UInt64(Int32.max), ($0 &- min($0, now) + 999_999) / 1_000_000)) } ?? -1
+            let ready = poll(&fds, 2, timeout)
+            lock.lock()
+            if ready > 0, fds[0].revents != 0 { cpl_eventfd_drain(wakeFD) }
+            if ready > 0, case .ready(let fd) = link, fds[1].fd == fd, fds[1].revents != 0 { peerEventLocked(fd, fds[1].revents) }
+        }
+        if case .ready(let fd) = link { Glibc.close(fd) }
+        link = .idle
+        lock.unlock()
+    }
+
+    /// One attempt, made without the lock (a TCP connection may take seconds; `close` ends it early).
+    private func connectLocked() {
+        link = .connecting
+        lock.unlock()
+        let deadline = MonotonicClock.nanoseconds() + UInt64(configuration.connectTimeoutSeconds * 1e9)
+        let opened = destination.open(deadline: deadline, wakeFD: wakeFD) { [self] in lock.withLock { closed } }
+        lock.lock()
+        switch opened {
+        case .ready(let fd):
+            link = .ready(fd)
+            failedAttempts = 0
+            lostReason = nil
+            pendingStart = 0
+            pendingEnd = 0
+            bytesWritten = 0
+            if lossReported {
+                lossReported = false
+                feed = nil
+                queued = nil
+                eventHandler?(.restored)   // the player starts again from where the sound stopped
+            }
+        case .failed(let why):
+            link = .idle
+            failedLocked(why)
+        }
+    }
+
+    /// The output went away or could not be reached: reports the loss once (with what had been heard),
+    /// drops the feeds and waits for the next attempt.
+    func failedLocked(_ why: String) {
+        let heard = heardFramesLocked()
+        if case .ready(let fd) = link { Glibc.close(fd) }
+        lostReason = why
+        if !lossReported {
+            lossReported = true
+            feed = nil
+            queued = nil
+            feedFramesTaken = 0
+            eventHandler?(.lost(why, heardFrames: heard))
+        }
+        pendingStart = 0
+        pendingEnd = 0
+        let delays = configuration.reconnectBackoff
+        let wait = delays[min(failedAttempts, delays.count - 1)]
+        failedAttempts += 1
+        link = .waitingToRetry(MonotonicClock.nanoseconds() + UInt64(wait * 1e9))
+    }
+
+    /// What `poll` saw on the descriptor besides room to write.
+    private func peerEventLocked(_ fd: Int32, _ events: Int16) {
+        if events & Int16(POLLIN) != 0 {
+            // snapserver sends nothing on a source connection; a read of 0 is its end.
+            var discard = [UInt8](repeating: 0, count: 512)
+            if read(fd, &discard, discard.count) == 0 { return failedLocked("\(destination) closed the connection") }
+        }
+        if events & (Int16(POLLERR) | Int16(POLLHUP) | cpl_pollrdhup()) != 0 {
+            failedLocked(destination.isFIFO ? "nothing reads \(destination) any more" : "\(destination) closed the connection")
+        } else if events & Int16(POLLOUT) != 0 {
+            writePendingLocked(fd)
+        }
+    }
+
+    /// Writes what is due: the pending bytes first, then the feed's next frames up to `highWater`
+    /// ahead. Returns when to look again (nil: when something happens).
+    private func pumpLocked(_ fd: Int32, now: UInt64) -> UInt64? {
+        guard !paused, feed != nil else { return nil }
+        writePendingLocked(fd)
+        guard case .ready = link, pendingStart == pendingEnd else { return nil }   // the reader is behind: wait for POLLOUT
+        let wanted = min(clock.framesWanted(at: now), scratchFrames)
+        if wanted > 0 {
+            let frames = takeLocked(wanted)
+            encodeLocked(frames: frames, gain: SoftwareVolume.gain(percent: volumePercent, muted: muted))
+            writePendingLocked(fd)
+        }
+        guard case .ready = link, feed != nil, !starving, !(feed?.isDrained ?? true) || queued != nil else { return nil }
+        return clock.nextTopUp
+    }
+
+    /// Reads up to `frames` frames into `scratch` from the feed, then from the enqueued one once the
+    /// feed drains (gapless), with the same events as PulseSink. Returns how many.
+    private func takeLocked(_ frames: Int) -> Int {
+        var got = 0
+        while got < frames, let current = feed {
+            let n = current.read(into: scratch + got * format.channels, frames: frames - got)
+            if n > 0 {
+                if feedFramesTaken == 0 { feedStartedAt = MonotonicClock.nanoseconds() }
+                feedFramesTaken += n
+                got += n
+                if starving { starving = false; eventHandler?(.refilled(ObjectIdentifier(current))) }
+                continue
+            }
+            if current.isDrained {
+                if !drainReported {
+                    drainReported = true
+                    eventHandler?(.drained(ObjectIdentifier(current)))
+                }
+                guard let next = queued else { break }
+                queued = nil
+                startFeedLocked(next)
+                eventHandler?(.started(ObjectIdentifier(next)))
+            } else {
+                // The decoder is behind: it wakes this thread with its next frames (no timer).
+                guard current.whenReadable({ [weak self] in self.map { cpl_eventfd_signal($0.wakeFD) } }) else { continue }
+                if feedFramesTaken > 0, !starving {
+                    starving = true
+                    eventHandler?(.underrun(ObjectIdentifier(current)))
+                }
+                break
+            }
+        }
+        return got
+    }
+
+    /// Encodes `frames` frames of `scratch` after the pending bytes, the gain ramping from the last
+    /// one used to `gain`.
+    func encodeLocked(frames: Int, gain: Float) {
+        if pendingStart == pendingEnd { pendingStart = 0; pendingEnd = 0 }
+        guard frames > 0, pendingEnd + frames * wireFrameBytes <= outgoing.count else { return }
+        let target = (outgoing.baseAddress! + pendingEnd).assumingMemoryBound(to: Int16.self)
+        SoftwareVolume.encodeS16(scratch, frames: frames, channels: format.channels, into: target, from: appliedGain, to: gain)
+        appliedGain = gain
+        pendingEnd += frames * wireFrameBytes
+    }
+
+    /// Hands pending bytes to the descriptor without waiting; whole frames written advance the clock.
+    func writePendingLocked(_ fd: Int32) {
+        while pendingStart < pendingEnd {
+            let base = outgoing.baseAddress! + pendingStart
+            let count = pendingEnd - pendingStart
+            let n = destination.isFIFO ? write(fd, base, count) : send(fd, base, count, Int32(MSG_NOSIGNAL))
+            if n < 0 {
+                if errno == EINTR { continue }
+                if errno == EAGAIN { return }
+                return failedLocked(errno == EPIPE ? "nothing reads \(destination) any more"
+                                                   : "\(destination): \(String(cString: strerror(errno)))")
+            }
+            let framesBefore = bytesWritten / wireFrameBytes
+            bytesWritten += n
+            pendingStart += n
+            clock.didSend(bytesWritten / wireFrameBytes - framesBefore)
+        }
+    }
+}
