@@ -1,21 +1,34 @@
 import Foundation
 
-/// Records a sink's monitor with `parec` (mono float32 at 48 kHz) for a test to check what was heard.
-/// The sample count is the timeline: note `sampleCount` before a command, then look after it.
+/// Records a sink's monitor with `parec` (mono float32 at 48 kHz), or what a FIFO carries (s16le
+/// stereo at 48 kHz, read by `cat`), for a test to check what was heard. The sample count is the
+/// timeline: note `sampleCount` before a command, then look after it.
 public final class MonitorRecorder: @unchecked Sendable {
     /// The recording's rate.
     public let sampleRate = 48_000
     private let process: ChildProcess
+    /// What the reader gets: parec's mono floats, or a FIFO's stereo 16-bit frames (kept as mono floats).
+    private let stereoS16: Bool
     private let lock = NSLock()
     private var samples: [Float] = []          // protected by lock
     private var carry = Data()                 // reader thread only
 
     /// Starts recording `sink`'s monitor (on `server`, or the default server).
-    public init(sink: String, server: String? = nil) throws {
+    public convenience init(sink: String, server: String? = nil) throws {
         guard let parec = ProcessRunner.which("parec") else { throw TestSupportError("parec not found (pulseaudio-utils)") }
-        process = try ChildProcess(parec, (server.map { ["--server", $0] } ?? []) + ["-d", "\(sink).monitor", "--raw",
-                                   "--format=float32le", "--channels=1", "--rate=\(sampleRate)", "--latency-msec=10"],
-                                   captureStdout: true)
+        try self.init(parec, (server.map { ["--server", $0] } ?? []) + ["-d", "\(sink).monitor", "--raw",
+                      "--format=float32le", "--channels=1", "--rate=48000", "--latency-msec=10"], stereoS16: false)
+    }
+
+    /// Starts reading the FIFO at `path` (s16le stereo, as previewd's pipe output writes it); `cat`
+    /// waits for a writer.
+    public convenience init(fifo path: String) throws {
+        try self.init(ProcessRunner.which("cat")!, [path], stereoS16: true)
+    }
+
+    private init(_ program: String, _ arguments: [String], stereoS16: Bool) throws {
+        self.stereoS16 = stereoS16
+        process = try ChildProcess(program, arguments, captureStdout: true)
         let handle = process.stdout!
         Thread { [self] in
             while true {
@@ -28,9 +41,13 @@ public final class MonitorRecorder: @unchecked Sendable {
 
     private func append(_ chunk: Data) {
         carry.append(chunk)
-        let whole = carry.count / 4 * 4
+        let whole = carry.count / 4 * 4   // one float, or one stereo s16 frame
         guard whole > 0 else { return }
-        let floats = carry.prefix(whole).withUnsafeBytes { Array($0.bindMemory(to: Float.self)) }
+        let floats = carry.prefix(whole).withUnsafeBytes { bytes in
+            guard stereoS16 else { return Array(bytes.bindMemory(to: Float.self)) }
+            let s16 = bytes.bindMemory(to: Int16.self)
+            return (0..<whole / 4).map { (Float(Int16(littleEndian: s16[2 * $0])) + Float(Int16(littleEndian: s16[2 * $0 + 1]))) / 65_536 }
+        }
         carry.removeFirst(whole)
         lock.lock(); samples += floats; lock.unlock()
     }
@@ -44,8 +61,8 @@ public final class MonitorRecorder: @unchecked Sendable {
     /// A copy of samples `range` (clamped).
     public func samples(in range: Range<Int>) -> [Float] {
         lock.lock(); defer { lock.unlock() }
-        let r = max(0, range.lowerBound)..<min(samples.count, range.upperBound)
-        return r.isEmpty ? [] : Array(samples[r])
+        let lower = min(max(0, range.lowerBound), samples.count)
+        return Array(samples[lower..<max(lower, min(samples.count, range.upperBound))])
     }
 
     /// Waits until, after sample `start`, a 50 ms window satisfies `test` (given the window's start, its

@@ -6,6 +6,7 @@ public final class PulseNullSink {
     /// The sink's name, for `previewd --sink`.
     public let name: String
     private let module: String
+    private let serverArguments: [String]
 
     /// True when `pactl info` reaches a PulseAudio server.
     public static var serverReachable: Bool {
@@ -13,11 +14,12 @@ public final class PulseNullSink {
         return (try? ProcessRunner.run(pactl, ["info"], timeout: 10).status) == 0
     }
 
-    /// Loads a new null sink with a unique name.
-    public init() throws {
+    /// Loads a new null sink with a unique name (on `server`, else the default one).
+    public init(server: String? = nil) throws {
         guard let pactl = ProcessRunner.which("pactl") else { throw TestSupportError("pactl not found (pulseaudio-utils)") }
         name = "previewd_test_\(getpid())_\(UInt32.random(in: 0...UInt32.max))"
-        let result = try ProcessRunner.run(pactl, ["load-module", "module-null-sink", "sink_name=\(name)",
+        serverArguments = server.map { ["--server", $0] } ?? []
+        let result = try ProcessRunner.run(pactl, serverArguments + ["load-module", "module-null-sink", "sink_name=\(name)",
                                                    "rate=48000", "channels=2"], timeout: 10)
         guard result.status == 0 else { throw TestSupportError("pactl load-module failed: \(result.stderr)") }
         module = result.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
@@ -26,7 +28,7 @@ public final class PulseNullSink {
     /// Unloads the sink.
     public func remove() {
         guard let pactl = ProcessRunner.which("pactl") else { return }
-        _ = try? ProcessRunner.run(pactl, ["unload-module", module], timeout: 10)
+        _ = try? ProcessRunner.run(pactl, serverArguments + ["unload-module", module], timeout: 10)
     }
 }
 

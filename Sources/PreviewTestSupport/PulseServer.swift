@@ -39,6 +39,16 @@ public final class PulseServer {
         throw TestSupportError("private PulseAudio did not start")
     }
 
+    /// Also serves the native protocol on 127.0.0.1 (module-native-protocol-tcp, anonymous), as a
+    /// PulseAudio on another machine would; returns its address for `--pulse-server` (`tcp:HOST:PORT`).
+    public func listenOnTCP() throws -> String {
+        let port = try LoopbackPort.free()
+        let result = try ProcessRunner.run(ProcessRunner.which("pactl")!, ["--server", address, "load-module", "module-native-protocol-tcp",
+                                                                          "port=\(port)", "listen=127.0.0.1", "auth-anonymous=1"], timeout: 10)
+        guard result.status == 0 else { throw TestSupportError("module-native-protocol-tcp did not load: \(result.stderr)") }
+        return "tcp:127.0.0.1:\(port)"
+    }
+
     /// Kills the server at once (SIGKILL), as a crash would.
     public func kill() {
         guard let process else { return }

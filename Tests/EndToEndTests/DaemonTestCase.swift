@@ -11,9 +11,12 @@ class DaemonTestCase: XCTestCase {
     var sink: PulseNullSink?
     var recorder: MonitorRecorder!
     var daemon: DaemonProcess!
+    /// The PulseAudio server (or pipewire-pulse) the test's null sink is made on; nil: the shared one
+    /// (scripts/test starts it).
+    var pulseServer: String?
 
     override func setUpWithError() throws {
-        guard PulseNullSink.serverReachable else {
+        guard pulseServer != nil || PulseNullSink.serverReachable else {
             if ProcessInfo.processInfo.environment["PREVIEWD_REQUIRE_PULSE"] == "1" {
                 throw TestSupportError("no PulseAudio server reachable (scripts/test starts one)")
             }
@@ -24,12 +27,13 @@ class DaemonTestCase: XCTestCase {
     }
 
     /// previewd (with `arguments` besides the stand-in and the sink) on a fresh null sink of the
-    /// shared server, its monitor recorded.
+    /// shared server (or `pulseServer`), its monitor recorded.
     func startOnSharedServer(_ arguments: [String] = []) throws {
-        let sink = try PulseNullSink()
+        let sink = try PulseNullSink(server: pulseServer)
         self.sink = sink
-        recorder = try MonitorRecorder(sink: sink.name)
-        daemon = try DaemonProcess(arguments: ["--api-base", standIn.baseURL, "--sink", sink.name] + arguments)
+        recorder = try MonitorRecorder(sink: sink.name, server: pulseServer)
+        let server = pulseServer.map { ["--pulse-server", $0] } ?? []
+        daemon = try DaemonProcess(arguments: ["--api-base", standIn.baseURL, "--sink", sink.name] + server + arguments)
     }
 
     override func tearDown() {

@@ -8,48 +8,7 @@ import XCTest
 /// and a PulseAudio null sink whose monitor is recorded to check which tone is heard.
 final class PlaybackEndToEndTests: SharedServerTestCase {
     func testSearchPlaysAndNextPauseResumePrevSteerIt() throws {
-        var mark = recorder.sampleCount
-        let search = try daemon.ctl("search", "sine waves")
-        XCTAssertEqual(search.status, 0, search.stderr)
-        expectTone(440, after: mark, "first result")
-        var report = try status()
-        XCTAssertEqual(report.state, .playing)
-        XCTAssertEqual(report.index, 0)
-        XCTAssertEqual(report.queueLength, 7)
-        XCTAssertEqual(report.track?.trackId, 1001)
-        XCTAssertEqual(report.track?.previewUrl, "\(standIn.baseURL)/previews/tone-440.m4a")
-
-        mark = recorder.sampleCount
-        XCTAssertEqual(try daemon.ctl("next").status, 0)
-        expectTone(660, after: mark, "after next")
-        XCTAssertEqual(try status().index, 1)
-
-        mark = recorder.sampleCount
-        XCTAssertEqual(try daemon.ctl("pause").status, 0)
-        XCTAssertNotNil(recorder.waitForSilence(lasting: 0.5, after: mark), "pause did not bring silence")
-        report = try status()
-        XCTAssertEqual(report.state, .paused)
-        let pausedAt = report.positionMs
-        XCTAssertGreaterThan(pausedAt, 0)
-
-        mark = recorder.sampleCount
-        XCTAssertEqual(try daemon.ctl("resume").status, 0)
-        expectTone(660, after: mark, "after resume")
-        report = try status()
-        XCTAssertEqual(report.state, .playing)
-        XCTAssertGreaterThanOrEqual(report.positionMs, pausedAt, "resume continues where pause stopped")
-
-        mark = recorder.sampleCount
-        XCTAssertEqual(try daemon.ctl("prev").status, 0)
-        expectTone(440, after: mark, "after prev")
-        XCTAssertEqual(try status().index, 0)
-
-        mark = recorder.sampleCount
-        XCTAssertEqual(try daemon.ctl("play", "3").status, 0)
-        expectTone(1100, after: mark, "play 3")   // the 48 kHz source
-
-        XCTAssertEqual(try daemon.ctl("stop").status, 0)
-        XCTAssertEqual(try status().state, .stopped)
+        try checkSearchNextPauseResumePrev()
     }
 
     func testSeekMovesWithinTheTrackAndPastTheEndGoesToTheNext() throws {

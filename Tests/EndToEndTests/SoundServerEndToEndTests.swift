@@ -1,0 +1,59 @@
+import Foundation
+import ITunesStandIn
+import PreviewCore
+import PreviewTestSupport
+import XCTest
+
+/// previewd and PulseAudio servers of their own: one that dies and comes back, and one reached over
+/// the network (`--pulse-server tcp:HOST:PORT`).
+final class SoundServerEndToEndTests: DaemonTestCase {
+    func testNetworkPulseAudioServerPlaysOverTCP() throws {
+        let server = try PulseServer()
+        try server.start()
+        defer { server.stop() }
+        let tcp = try server.listenOnTCP()
+        recorder = try MonitorRecorder(sink: server.sinkName, server: server.address)
+        var environment = ProcessInfo.processInfo.environment
+        environment.removeValue(forKey: "PULSE_SERVER")
+        daemon = try DaemonProcess(arguments: ["--api-base", standIn.baseURL, "--pulse-server", tcp, "--sink", server.sinkName],
+                                   environment: environment)
+        var mark = recorder.sampleCount
+        XCTAssertEqual(try daemon.ctl("search", "sine waves").status, 0)
+        expectTone(440, after: mark, "played on the server reached over TCP")
+        mark = recorder.sampleCount
+        XCTAssertEqual(try daemon.ctl("next").status, 0)
+        expectTone(660, after: mark, "next over TCP")
+        XCTAssertEqual(try status().output, "ok")
+    }
+
+    func testPulseAudioRestartMidTrackResumesWithoutACommand() throws {
+        let server = try PulseServer()
+        try server.start()
+        defer { server.stop() }
+        var environment = ProcessInfo.processInfo.environment
+        environment["PULSE_SERVER"] = server.address
+        recorder = try MonitorRecorder(sink: server.sinkName, server: server.address)
+        daemon = try DaemonProcess(arguments: ["--api-base", standIn.baseURL, "--sink", server.sinkName], environment: environment)
+
+        XCTAssertEqual(try daemon.ctl("search", "sine waves").status, 0)
+        XCTAssertNotNil(recorder.waitForTone(440, after: 0))
+        usleep(1_500_000)
+        let before = try status().positionMs
+
+        server.kill()
+        recorder.stop()
+        usleep(300_000)
+        let lost = try status()
+        XCTAssertNotEqual(lost.output, "ok", "the lost output is reported")
+        XCTAssertTrue(daemon.isRunning)
+        XCTAssertGreaterThanOrEqual(lost.positionMs, before - 200, "the position where the sound stopped is kept")
+
+        try server.start()
+        recorder = try MonitorRecorder(sink: server.sinkName, server: server.address)
+        XCTAssertNotNil(recorder.waitForTone(440, after: 0, timeout: 20), "no sound after the server came back")
+        let back = try status()
+        XCTAssertEqual(back.output, "ok")
+        XCTAssertEqual(back.index, 0)
+        XCTAssertGreaterThanOrEqual(back.positionMs, lost.positionMs, "resumed where the sound stopped, not from the top")
+    }
+}
