@@ -28,12 +28,12 @@ public struct PacingClock: Sendable {
     /// Frames sent that are not due yet: handed over, not yet heard (as far as this side knows).
     public func ahead(at now: UInt64) -> Int { max(0, sent - due(at: now)) }
 
-    /// How many frames to send at `now`: none while `lowWater` or more are ahead, else enough to be
+    /// How many frames to send at `now`: none while more than `lowWater` are ahead, else enough to be
     /// `highWater` ahead. A stream that fell behind starts a new run at `now`.
     public mutating func framesWanted(at now: UInt64) -> Int {
         if due(at: now) >= sent { epoch = now; sent = 0 }
         let ahead = ahead(at: now)
-        return ahead < lowWater ? highWater - ahead : 0
+        return ahead <= lowWater ? highWater - ahead : 0
     }
 
     /// Counts `frames` handed to the output.

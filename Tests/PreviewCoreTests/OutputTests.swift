@@ -1,0 +1,74 @@
+import PreviewCore
+import XCTest
+
+/// `--output` values, the pacing of stream outputs, and software volume.
+final class OutputTests: XCTestCase {
+    func testOutputChoicesParse() throws {
+        XCTAssertEqual(try OutputChoice(parsing: "pulse"), .pulse)
+        XCTAssertEqual(try OutputChoice(parsing: "snapcast://127.0.0.1:4953"), .snapcast(host: "127.0.0.1", port: 4953))
+        XCTAssertEqual(try OutputChoice(parsing: "snapcast://snap-server.local"), .snapcast(host: "snap-server.local", port: 4953))
+        XCTAssertEqual(try OutputChoice(parsing: "snapcast://[::1]:5000/"), .snapcast(host: "::1", port: 5000))
+        XCTAssertEqual(try OutputChoice(parsing: "pipe:/tmp/snapfifo"), .pipe(path: "/tmp/snapfifo"))
+        XCTAssertEqual(try OutputChoice(parsing: "pipe:///tmp/snapfifo"), .pipe(path: "/tmp/snapfifo"))
+        XCTAssertEqual(OutputChoice.snapcast(host: "::1", port: 5000).description, "snapcast://[::1]:5000")
+        XCTAssertEqual(OutputChoice.pipe(path: "/tmp/f").description, "pipe:/tmp/f")
+    }
+
+    func testBadOutputsSayWhatIsExpected() {
+        for bad in ["alsa", "", "snapcast://", "snapcast://host:0", "snapcast://host:65536", "snapcast://host:12ab",
+                    "snapcast://user@host:1", "snapcast://host:1/path", "snapcast://[::1", "snapcast://[zz]:1",
+                    "pipe:", "pipe:relative/fifo", "tcp://127.0.0.1:4953"] {
+            XCTAssertThrowsError(try OutputChoice(parsing: bad), bad) { error in
+                XCTAssertFalse("\(error)".isEmpty)
+            }
+        }
+    }
+
+    func testOnlyUnspecifiedMulticastAndBroadcastAreRefusedForASnapserver() {
+        XCTAssertNil(AddressPolicy.notUnicastReason([127, 0, 0, 1]))
+        XCTAssertNil(AddressPolicy.notUnicastReason([192, 168, 1, 20]))
+        XCTAssertNil(AddressPolicy.notUnicastReason([93, 184, 216, 34]))
+        XCTAssertNil(AddressPolicy.notUnicastReason([UInt8](repeating: 0, count: 15) + [1]))
+        XCTAssertNotNil(AddressPolicy.notUnicastReason([0, 0, 0, 0]))
+        XCTAssertNotNil(AddressPolicy.notUnicastReason([239, 255, 255, 250]))
+        XCTAssertNotNil(AddressPolicy.notUnicastReason([255, 255, 255, 255]))
+        XCTAssertNotNil(AddressPolicy.notUnicastReason([UInt8](repeating: 0, count: 16)))
+        XCTAssertNotNil(AddressPolicy.notUnicastReason([0xff, 0x02] + [UInt8](repeating: 0, count: 13) + [1]))
+    }
+
+    func testPacingKeepsTheStreamBetweenItsMarksAndNeverBursts() {
+        var clock = PacingClock(sampleRate: 48_000, lowWaterMs: 25, highWaterMs: 75)
+        let start: UInt64 = 1_000_000_000
+        // A new run: topped up to 75 ms ahead.
+        XCTAssertEqual(clock.framesWanted(at: start), 3_600)
+        clock.didSend(3_600)
+        XCTAssertEqual(clock.ahead(at: start), 3_600)
+        // Above the low mark: nothing yet; the next top-up is when 25 ms are left (50 ms on).
+        XCTAssertEqual(clock.framesWanted(at: start + 10_000_000), 0)
+        XCTAssertEqual(clock.nextTopUp, start + 50_000_000)
+        // At the low mark: back up to 75 ms ahead.
+        XCTAssertEqual(clock.framesWanted(at: start + 50_000_000), 2_400)
+        clock.didSend(2_400)
+        XCTAssertEqual(clock.ahead(at: start + 50_000_000), 3_600)
+        // Paused for a second: a new run, not a second's worth at once.
+        XCTAssertEqual(clock.ahead(at: start + 1_050_000_000), 0)
+        XCTAssertEqual(clock.framesWanted(at: start + 1_050_000_000), 3_600)
+    }
+
+    func testSoftwareVolumeIsPulseAudiosCubicScale() {
+        XCTAssertEqual(SoftwareVolume.gain(percent: 100, muted: false), 1)
+        XCTAssertEqual(SoftwareVolume.gain(percent: 50, muted: false), 0.125, accuracy: 1e-6)
+        XCTAssertEqual(SoftwareVolume.gain(percent: 150, muted: false), 1)
+        XCTAssertEqual(SoftwareVolume.gain(percent: 100, muted: true), 0)
+    }
+
+    func testS16EncodingRoundsClipsAndRampsTheGain() {
+        let source: [Float] = [0.5, -0.5, 1.5, -1.5, 0.25, 0.25, 1, 1]
+        var out = [Int16](repeating: 0, count: 8)
+        SoftwareVolume.encodeS16(source, frames: 4, channels: 2, into: &out, from: 1, to: 1)
+        XCTAssertEqual(out, [16_384, -16_384, 32_767, -32_768, 8_192, 8_192, 32_767, 32_767])
+        // A ramp from 1 to 0 over 4 frames: 1, 0.75, 0.5, 0.25 (the target is reached by the next chunk).
+        SoftwareVolume.encodeS16([Float](repeating: 1, count: 8), frames: 4, channels: 2, into: &out, from: 1, to: 0)
+        XCTAssertEqual(out, [32_767, 32_767, 24_575, 24_575, 16_384, 16_384, 8_192, 8_192])
+    }
+}
