@@ -86,7 +86,7 @@ final class PipeOutputEndToEndTests: DaemonTestCase {
         XCTAssertGreaterThan(lost.positionMs, 500)
 
         recorder = try MonitorRecorder(fifo: fifo)
-        XCTAssertNotNil(recorder.waitForTone(440, after: 0, timeout: 20), "no sound for the new reader")
+        XCTAssertNotNil(recorder.waitForTone(440, after: 0, timeout: 20), "no sound for the new reader; previewd logged:\n\(daemon.log)")
         let back = try waitForStatus { $0.output == "ok" }
         XCTAssertEqual(back.index, 0)
         XCTAssertGreaterThanOrEqual(back.positionMs, lost.positionMs, "resumed where the sound stopped, not from the top")

@@ -110,8 +110,11 @@ extension StreamSink {
             let frames = takeLocked(wanted)
             encodeLocked(frames: frames, gain: SoftwareVolume.gain(percent: volumePercent, muted: muted))
             writePendingLocked(fd)
+            // Found the feed dry: its decoder's callback wakes the thread (no timer meanwhile).
+            if starving { return nil }
         }
-        guard case .ready = link, feed != nil, !starving, !(feed?.isDrained ?? true) || queued != nil else { return nil }
+        // Not due yet (a decoder's callback may wake the thread early): the next top-up is.
+        guard case .ready = link, let current = feed, !current.isDrained || queued != nil else { return nil }
         return clock.nextTopUp
     }
 
