@@ -14,6 +14,8 @@
 #include <unistd.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <termios.h>
+#include <errno.h>
 
 int cpl_set_mmap_threshold(int bytes) { return mallopt(M_MMAP_THRESHOLD, bytes); }
 
@@ -35,13 +37,67 @@ void cpl_eventfd_drain(int fd) {
     (void)!read(fd, &count, sizeof count);
 }
 
-int cpl_termination_signalfd(void) {
+/// Blocks `signals` in the calling thread and returns a non-blocking signalfd reading them.
+static int blocked_signalfd(const int *signals, int count) {
     sigset_t set;
     sigemptyset(&set);
-    sigaddset(&set, SIGTERM);
-    sigaddset(&set, SIGINT);
+    for (int i = 0; i < count; i++) sigaddset(&set, signals[i]);
     if (pthread_sigmask(SIG_BLOCK, &set, NULL) != 0) return -1;
     return signalfd(-1, &set, SFD_CLOEXEC | SFD_NONBLOCK);
+}
+
+int cpl_termination_signalfd(void) {
+    static const int signals[] = {SIGTERM, SIGINT};
+    return blocked_signalfd(signals, 2);
+}
+
+int cpl_terminal_signalfd(void) {
+    static const int signals[] = {SIGTERM, SIGINT, SIGHUP, SIGWINCH};
+    return blocked_signalfd(signals, 4);
+}
+
+// The terminal a full-screen view took over: its settings before, and what puts its screen back.
+static int guarded_fd = -1;
+static struct termios guarded_settings;
+static char guarded_restore[64];
+static size_t guarded_restore_length;
+
+void cpl_terminal_restore(void) {
+    if (guarded_fd < 0) return;
+    ssize_t ignored = write(guarded_fd, guarded_restore, guarded_restore_length);
+    (void)ignored;
+    tcsetattr(guarded_fd, TCSAFLUSH, &guarded_settings);
+    guarded_fd = -1;
+}
+
+/// A crash of the view: the terminal is put back (write and tcsetattr are async-signal-safe), then
+/// the signal is raised again with its default action (SA_RESETHAND), so the process still dies of it.
+static void restore_on_crash(int signo) {
+    cpl_terminal_restore();
+    raise(signo);
+}
+
+int cpl_terminal_raw(int fd, const char *restore) {
+    struct termios settings;
+    if (tcgetattr(fd, &settings) != 0) return -1;
+    size_t length = strlen(restore);
+    if (length >= sizeof guarded_restore) { errno = EINVAL; return -1; }
+    memcpy(guarded_restore, restore, length);
+    guarded_restore_length = length;
+    guarded_settings = settings;
+    guarded_fd = fd;
+    struct sigaction action;
+    memset(&action, 0, sizeof action);
+    action.sa_handler = restore_on_crash;
+    action.sa_flags = SA_RESETHAND | SA_NODEFER;
+    static const int crashes[] = {SIGSEGV, SIGBUS, SIGILL, SIGTRAP, SIGABRT, SIGFPE};
+    for (size_t i = 0; i < sizeof crashes / sizeof crashes[0]; i++) sigaction(crashes[i], &action, NULL);
+    // Keys one by one, unechoed; Ctrl-C still raises SIGINT (read from the signalfd).
+    settings.c_lflag &= ~(tcflag_t)(ICANON | ECHO | IEXTEN);
+    settings.c_iflag &= ~(tcflag_t)(IXON | ICRNL);
+    settings.c_cc[VMIN] = 1;
+    settings.c_cc[VTIME] = 0;
+    return tcsetattr(fd, TCSAFLUSH, &settings);
 }
 
 int cpl_read_signal(int fd) {

@@ -19,9 +19,9 @@ enum CatalogTable {
              t.artistName ?? "",
              t.collectionName ?? "",
              String((t.releaseDate ?? "").prefix(10)),
-             t.trackTimeMillis.map { Output.clock($0) } ?? "",
+             t.trackTimeMillis.map { DisplayText.clock($0) } ?? "",
              t.primaryGenreName ?? "",
-             price(t)].map(TerminalText.sanitized)
+             DisplayText.price(t)].map(TerminalText.sanitized)
         }
         let header = ["#", "Title", "Artist", "Album", "Released", "Time", "Genre", "Price"]
         // Fixed columns take what they need; title, artist, album and genre share the rest.
@@ -44,12 +44,5 @@ enum CatalogTable {
             return text
         }
         return ([line(header)] + rows.map(line)).joined(separator: "\n")
-    }
-
-    /// "1.29 USD"; empty for no price or Apple's -1 (not sold alone).
-    static func price(_ t: Track) -> String {
-        guard let amount = t.trackPrice ?? t.collectionPrice, amount >= 0 else { return "" }
-        let cents = Int((amount * 100).rounded())
-        return "\(cents / 100)." + Output.zeroPadded(cents % 100, width: 2) + (t.currency.map { " \($0)" } ?? "")
     }
 }

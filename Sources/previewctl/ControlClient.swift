@@ -26,16 +26,21 @@ struct ControlClient {
     var timeoutSeconds = 60
 
     /// Sends `command` and returns the daemon's response.
-    func send(_ command: ControlCommand) throws(Failure) -> ControlResponse {
-        try send(command, as: ControlResponse.self)
+    func send(_ command: ControlCommand, whileWaiting: String? = nil) throws(Failure) -> ControlResponse {
+        try send(command, as: ControlResponse.self, whileWaiting: whileWaiting)
     }
 
     /// Sends `command` and decodes the daemon's response line as `Answer` (in one pass, so a
     /// result can be decoded straight into its report type).
-    func send<Answer: Decodable>(_ command: ControlCommand, as: Answer.Type) throws(Failure) -> Answer {
+    /// `whileWaiting`, when given, is shown (on stderr, a terminal) if no answer came within 150 ms,
+    /// and erased once it comes.
+    func send<Answer: Decodable>(_ command: ControlCommand, as: Answer.Type, whileWaiting: String? = nil) throws(Failure) -> Answer {
         let fd = try dial(command)
         defer { close(fd) }
         var reader = LineReader(fd: fd, timeoutSeconds: timeoutSeconds)
+        var indicator = whileWaiting.map { WaitIndicator(text: $0, fd: fd) }
+        indicator?.showIfSlow()
+        defer { indicator?.erase() }
         guard let first = try reader.next() else { throw .protocolError("previewd closed the connection without answering") }
         do { return try JSONDecoder().decode(Answer.self, from: Data(first)) }
         catch { throw .protocolError("previewd's answer is not a response") }
@@ -44,15 +49,27 @@ struct ControlClient {
     /// Sends `command` (a subscribe) and hands every line after its answer to `onLine` until the
     /// connection ends.
     func stream(_ command: ControlCommand, onLine: ([UInt8]) -> Void) throws(Failure) {
+        var events = try subscribe(command)
+        defer { events.close() }
+        while let line = try events.reader.next() { onLine(line) }
+    }
+
+    /// Sends `command` (a subscribe) and returns the stream of event lines after its answer, for a
+    /// caller that waits for it in `poll` (`EventStream.fd`).
+    func subscribe(_ command: ControlCommand) throws(Failure) -> EventStream {
         let fd = try dial(command)
-        defer { close(fd) }
-        var reader = LineReader(fd: fd, timeoutSeconds: nil)
-        guard let first = try reader.next() else { throw .protocolError("previewd closed the connection without answering") }
-        guard let answer = try? JSONDecoder().decode(ControlResponse.self, from: Data(first)) else {
-            throw .protocolError("previewd's answer is not a response")
+        var events = EventStream(reader: LineReader(fd: fd, timeoutSeconds: nil))
+        do throws(Failure) {
+            guard let first = try events.reader.next() else { throw Failure.protocolError("previewd closed the connection without answering") }
+            guard let answer = try? JSONDecoder().decode(ControlResponse.self, from: Data(first)) else {
+                throw Failure.protocolError("previewd's answer is not a response")
+            }
+            guard answer.ok else { throw Failure.refused(answer.error ?? ControlError(.internal, "refused")) }
+        } catch {
+            events.close()
+            throw error
         }
-        guard answer.ok else { throw .refused(answer.error ?? ControlError(.internal, "refused")) }
-        while let line = try reader.next() { onLine(line) }
+        return events
     }
 
     /// Connects and sends `command`; returns the descriptor. Before a byte is written, the socket's
@@ -98,8 +115,51 @@ struct ControlClient {
     }
 }
 
+/// A subscription's event lines.
+struct EventStream {
+    fileprivate var reader: LineReader
+    /// The socket, to wait for in `poll`.
+    var fd: Int32 { reader.fd }
+
+    /// The lines that one read brings (after those already framed); nil when previewd closed the
+    /// connection. Call when `poll` says the socket is readable.
+    mutating func available() throws(ControlClient.Failure) -> [[UInt8]]? {
+        try reader.readOnce()
+    }
+
+    /// Closes the connection.
+    func close() { Glibc.close(reader.fd) }
+}
+
+/// "searching…" on stderr while previewd works on a slow command: shown after 150 ms without an
+/// answer, erased when it comes. Only when both stdout and stderr are terminals.
+private struct WaitIndicator {
+    let text: String
+    let fd: Int32
+    private(set) var shown = false
+
+    init(text: String, fd: Int32) {
+        self.text = text
+        self.fd = fd
+    }
+
+    /// Waits up to 150 ms for the answer to start; shows the text when it has not.
+    mutating func showIfSlow() {
+        guard isatty(STDOUT_FILENO) == 1, isatty(STDERR_FILENO) == 1 else { return }
+        var waiting = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+        guard poll(&waiting, 1, 150) == 0 else { return }
+        Output.write("\(text)", to: STDERR_FILENO)
+        shown = true
+    }
+
+    /// Takes the text off the line again.
+    func erase() {
+        if shown { Output.write("\r\u{1B}[K", to: STDERR_FILENO) }
+    }
+}
+
 /// Reads newline-framed lines from a socket, with an optional timeout per read.
-private struct LineReader {
+fileprivate struct LineReader {
     let fd: Int32
     let timeoutSeconds: Int?
     var framer = LineFramer(maxLineLength: 16 << 20)
@@ -113,6 +173,18 @@ private struct LineReader {
             var tv = timeval(tv_sec: timeoutSeconds, tv_usec: 0)
             setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, socklen_t(MemoryLayout<timeval>.size))
         }
+    }
+
+    /// What one read brings, framed (the lines already framed first); nil at the end of the stream.
+    mutating func readOnce() throws(ControlClient.Failure) -> [[UInt8]]? {
+        if ready.isEmpty {
+            var n: Int
+            repeat { n = buffer.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) } } while n < 0 && errno == EINTR
+            guard n > 0 else { return nil }
+            do { ready = try framer.feed(buffer[..<n]) } catch { throw .protocolError("event too long") }
+        }
+        defer { ready = [] }
+        return ready
     }
 
     /// The next line, or nil at the end of the stream.

@@ -16,13 +16,16 @@ struct Invocation {
     /// Draw the artwork beside the human answer (`--art`).
     var art: ArtworkPanel?
 
+    /// The control socket's path.
+    var socketPath: String { socket ?? SocketPath.defaultPath() }
+
     /// Sends `command` to previewd and prints the answer: as JSON with --json, else its result
     /// decoded straight into `Report` (one pass over the line) through `human`.
     func run<Report: Decodable>(_ command: ControlCommand, as: Report.Type, human: (Report) -> String) throws {
         if json { return try run(command) { _ in "" } }
         let response: TypedResponse<Report>
         do {
-            response = try ControlClient(path: socket ?? SocketPath.defaultPath()).send(command, as: TypedResponse<Report>.self)
+            response = try ControlClient(path: socketPath).send(command, as: TypedResponse<Report>.self)
         } catch {
             throw Self.exit(error)
         }
@@ -35,7 +38,7 @@ struct Invocation {
 
     /// `text` with the artwork beside it when asked for.
     private func decorated(_ text: String) -> String {
-        art?.decorate(text, socket: socket ?? SocketPath.defaultPath()) ?? text
+        art?.decorate(text, socket: socketPath) ?? text
     }
 
     /// previewd's answer with its result decoded as `Report`.
@@ -48,10 +51,10 @@ struct Invocation {
     /// Sends `command` to previewd and prints the answer: as JSON with --json, else through `human`.
     /// Exit status: see `ExitStatus`.
     func run(_ command: ControlCommand, human: (JSONValue) throws -> String) throws {
-        let path = socket ?? SocketPath.defaultPath()
+        let path = socketPath
         let response: ControlResponse
         do {
-            response = try ControlClient(path: path).send(command)
+            response = try ControlClient(path: path).send(command, whileWaiting: json ? nil : Self.waitingText(command))
         } catch {
             throw Self.exit(error)
         }
@@ -76,7 +79,7 @@ struct Invocation {
 
     /// Subscribes and prints every event until the connection ends or previewctl is interrupted.
     func watch(position: Bool) throws {
-        let path = socket ?? SocketPath.defaultPath()
+        let path = socketPath
         do {
             try ControlClient(path: path).stream(.subscribe(position: position)) { line in
                 if json {
@@ -92,7 +95,18 @@ struct Invocation {
         throw ExitCode(ExitStatus.brokenAnswer)
     }
 
-    private static func exit(_ error: ControlClient.Failure) -> ExitCode {
+    /// What a terminal shows while previewd asks the catalog (nil: the command answers at once).
+    private static func waitingText(_ command: ControlCommand) -> String? {
+        switch command {
+        case .search, .more: return "searching…"
+        case .lookup: return "looking up…"
+        case .top: return "fetching the chart…"
+        default: return nil
+        }
+    }
+
+    /// The failure's message on stderr, and its exit status.
+    static func exit(_ error: ControlClient.Failure) -> ExitCode {
         switch error {
         case .unreachable(let path, let reason):
             Output.error("cannot reach previewd at \(path) (\(reason)); is it running? Start it with: previewd")

@@ -25,23 +25,9 @@ enum Output {
         }
     }
 
-    /// `value` in decimal with leading zeros up to `width` digits ("07").
-    static func zeroPadded(_ value: Int, width: Int) -> String {
-        let digits = String(value)
-        return String(repeating: "0", count: max(0, width - digits.count)) + digits
-    }
-
     /// `value` as one line of JSON, with characters a terminal would act on escaped.
     static func json(_ value: JSONValue) -> String {
         JSONLine.encode(value).map { TerminalText.escapedJSON(String(decoding: $0.dropLast(), as: UTF8.self)) } ?? "null"
-    }
-
-    /// `m:ss` (or `h:mm:ss` from an hour) for a millisecond count.
-    static func clock(_ ms: Int?) -> String {
-        guard let ms else { return "-:--" }
-        let seconds = max(0, ms) / 1000
-        if seconds >= 3600 { return "\(seconds / 3600):" + zeroPadded(seconds / 60 % 60, width: 2) + ":" + zeroPadded(seconds % 60, width: 2) }
-        return "\(seconds / 60):" + zeroPadded(seconds % 60, width: 2)
     }
 
     /// The human form of a status report.
@@ -55,7 +41,8 @@ enum Output {
         if let t = s.track {
             let by = [t.artistName, t.collectionName].compactMap { $0 }.map(TerminalText.sanitized).joined(separator: " — ")
             if !by.isEmpty { lines.append("  " + by) }
-            lines.append("  \(clock(s.positionMs)) / \(clock(s.durationMs))")
+            lines.append("  " + (isatty(STDOUT_FILENO) == 1 ? PositionBar.text(positionMs: s.positionMs, durationMs: s.durationMs, width: 32)
+                                                             : "\(DisplayText.clock(s.positionMs)) / \(DisplayText.clock(s.durationMs))"))
         }
         var modes = ["volume \(s.volume)%" + (s.muted ? " (muted)" : "")]
         if s.repeat != .off { modes.append("repeat \(s.repeat.rawValue)") }
@@ -135,9 +122,9 @@ enum Output {
             ("album", isFilm ? nil : t.collectionName),
             ("kind", t.kind),
             ("released", t.releaseDate.map { String($0.prefix(10)) }),
-            ("duration", t.trackTimeMillis.map { clock($0) }),
+            ("duration", t.trackTimeMillis.map { DisplayText.clock($0) }),
             ("genre", t.primaryGenreName),
-            ("price", CatalogTable.price(t).isEmpty ? nil : CatalogTable.price(t)),
+            ("price", DisplayText.price(t).isEmpty ? nil : DisplayText.price(t)),
             ("rating", t.contentAdvisoryRating),
             ("explicit", t.trackExplicitness),
             ("store", t.trackViewUrl ?? t.collectionViewUrl),
@@ -178,7 +165,7 @@ enum Output {
         case "output": return "output  " + text("state") + (e["reason"] != nil ? " (\(text("reason")))" : "")
         case "volume": return "volume  \(int("volume") ?? 0)%" + (e["muted"]?.boolValue == true ? " (muted)" : "")
         case "modes": return "modes   repeat \(text("repeat")), shuffle \(e["shuffle"]?.boolValue == true ? "on" : "off")"
-        case "position": return "position \(clock(int("positionMs"))) / \(clock(int("durationMs")))"
+        case "position": return "position \(DisplayText.clock(int("positionMs"))) / \(DisplayText.clock(int("durationMs")))"
         case "loudness":
             let report = e["loudness"].flatMap { try? $0.decode(as: LoudnessReport.self) }
             return "loudness [\(int("index") ?? 0)] " + (report.flatMap(loudness) ?? "?")

@@ -30,6 +30,17 @@ void cpl_eventfd_drain(int fd);
 /// Blocks SIGTERM and SIGINT in the calling thread (threads started after it inherit the mask)
 /// and returns a non-blocking signalfd that reads them; -1 with errno on failure.
 int cpl_termination_signalfd(void);
+/// The same for SIGTERM, SIGINT, SIGHUP and SIGWINCH: a full-screen terminal view's signals.
+int cpl_terminal_signalfd(void);
+
+/// Puts the terminal `fd` in raw mode (keys one by one, no echo; Ctrl-C still signals), keeping its
+/// settings and `restore` (escape sequences that put its screen back, under 64 bytes) for
+/// `cpl_terminal_restore`, which also runs if the process dies of SIGSEGV, SIGBUS, SIGILL, SIGTRAP,
+/// SIGABRT or SIGFPE. 0, or -1 with errno.
+int cpl_terminal_raw(int fd, const char *restore);
+/// Writes the restore sequence and puts the terminal's settings back; once (later calls do nothing).
+void cpl_terminal_restore(void);
+
 /// The number of the next signal waiting on the signalfd, or 0 when none waits.
 int cpl_read_signal(int fd);
 

@@ -1,0 +1,61 @@
+/// The keys of a terminal in raw mode, from the bytes it sends.
+public enum Key: Equatable, Sendable {
+    case character(Character)
+    case left, right, up, down
+    case enter, backspace, escape, tab
+    /// Ctrl and a letter (Ctrl-C is `.control("c")`).
+    case control(Character)
+}
+
+/// Turns bytes read from a raw terminal into keys: printable UTF-8 characters, Enter, Backspace,
+/// Escape, Ctrl-letters and the arrow keys' escape sequences (`ESC [ A`…, and the `ESC O A` form).
+/// A sequence split across reads is kept until its end arrives; a lone ESC at the end of a read is
+/// the Escape key (a terminal sends a sequence in one write).
+public struct KeyDecoder: Sendable {
+    private var pending: [UInt8] = []
+
+    /// A decoder with nothing pending.
+    public init() {}
+
+    /// The keys in `bytes` (after what an earlier call left pending).
+    public mutating func keys(from bytes: [UInt8]) -> [Key] {
+        var input = pending + bytes
+        pending = []
+        var keys: [Key] = []
+        var i = 0
+        while i < input.count {
+            let byte = input[i]
+            switch byte {
+            case 0x1B:
+                guard i + 1 < input.count else { keys.append(.escape); i += 1; continue }
+                let next = input[i + 1]
+                guard next == UInt8(ascii: "[") || next == UInt8(ascii: "O") else { keys.append(.escape); i += 1; continue }
+                // CSI: parameters, then one final byte in 0x40…0x7E.
+                var end = i + 2
+                while end < input.count, !(0x40...0x7E).contains(input[end]) { end += 1 }
+                guard end < input.count else { pending = Array(input[i...]); return keys }
+                switch input[end] {
+                case UInt8(ascii: "A"): keys.append(.up)
+                case UInt8(ascii: "B"): keys.append(.down)
+                case UInt8(ascii: "C"): keys.append(.right)
+                case UInt8(ascii: "D"): keys.append(.left)
+                default: break   // other keys (Home, F-keys…) mean nothing here
+                }
+                i = end + 1
+            case 0x0D, 0x0A: keys.append(.enter); i += 1
+            case 0x7F, 0x08: keys.append(.backspace); i += 1
+            case 0x09: keys.append(.tab); i += 1
+            case 0x01...0x1A: keys.append(.control(Character(Unicode.Scalar(byte + 0x60)))); i += 1
+            case 0x00..<0x20: i += 1
+            default:
+                // One UTF-8 character: its length from the lead byte.
+                let length = byte < 0x80 ? 1 : byte >= 0xF0 ? 4 : byte >= 0xE0 ? 3 : byte >= 0xC0 ? 2 : 1
+                guard i + length <= input.count else { pending = Array(input[i...]); return keys }
+                if let text = String(validating: input[i..<i + length], as: UTF8.self), let c = text.first { keys.append(.character(c)) }
+                i += length
+            }
+        }
+        input.removeAll()
+        return keys
+    }
+}

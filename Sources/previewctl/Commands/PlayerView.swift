@@ -1,0 +1,77 @@
+import ArgumentParser
+import Glibc
+import PreviewCore
+
+extension Previewctl {
+    /// `previewctl player`: previewd full screen in the terminal.
+    struct PlayerView: ParsableCommand {
+        static let configuration = CommandConfiguration(commandName: "player",
+            abstract: "Show previewd full screen: artwork, details, position, queue; steer it with keys.",
+            discussion: """
+                Keys: space play/pause · n or → next · p or ← previous · + and - volume · m mute · \
+                s shuffle · r repeat (off → all → one) · / search (type, Enter replaces the queue and \
+                plays, Esc cancels) · o open the store page · ? the keys · q quit.
+
+                It redraws when previewd says something changed (and when the terminal is resized), \
+                never on a timer. The terminal is put back as it was on q, Ctrl-C, SIGTERM or a crash. \
+                It needs a terminal: without one it says so and exits 2.
+                """)
+
+        @ParentCommand var root: Previewctl
+
+        func run() throws {
+            guard isatty(STDIN_FILENO) == 1, isatty(STDOUT_FILENO) == 1 else {
+                Output.error("player needs a terminal (stdin and stdout); for scripts use status, watch and the other commands")
+                throw ExitCode(ExitStatus.usage)
+            }
+            let session: PlayerSession
+            do { session = try PlayerSession(socket: root.options.invocation.socketPath) }
+            catch { throw Invocation.exit(error) }
+            let status = session.run()
+            if status != 0 { throw ExitCode(status) }
+        }
+    }
+
+    /// `previewctl open`: the track's store page in the browser.
+    struct Open: ParsableCommand {
+        static let configuration = CommandConfiguration(commandName: "open",
+            abstract: "Open a track's store page (its trackViewUrl) with xdg-open or $BROWSER.",
+            discussion: "Without either, it prints the address. INDEX is 1-based as in `queue`; the current track by default.")
+
+        @ParentCommand var root: Previewctl
+
+        @Argument(help: "The queue position (1-based; default: the current track).")
+        var index: Int?
+
+        func run() throws {
+            let invocation = root.options.invocation
+            let report: QueueReport
+            do {
+                let response = try ControlClient(path: invocation.socketPath).send(.queue, as: Invocation.TypedResponse<QueueReport>.self)
+                guard let result = response.result else { throw ExitCode(ExitStatus.brokenAnswer) }
+                report = result
+            } catch let failure as ControlClient.Failure {
+                throw Invocation.exit(failure)
+            }
+            guard let position = index.map({ $0 - 1 }) ?? report.index else {
+                Output.error("nothing is playing; give an index")
+                throw ExitCode(1)
+            }
+            guard report.items.indices.contains(position) else {
+                Output.error("no item \(position + 1) in a queue of \(report.items.count)")
+                throw ExitCode(1)
+            }
+            guard let url = report.items[position].track.trackViewUrl else {
+                Output.error("item \(position + 1) has no store page")
+                throw ExitCode(1)
+            }
+            switch StorePage.open(url) {
+            case .opened: if invocation.json { Output.print(Output.json(.object(["url": .string(url), "opened": .bool(true)]))) }
+            case .noBrowser: Output.print(invocation.json ? Output.json(.object(["url": .string(url), "opened": .bool(false)])) : url)
+            case .failed(let why):
+                Output.error(why)
+                throw ExitCode(1)
+            }
+        }
+    }
+}

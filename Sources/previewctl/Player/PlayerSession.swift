@@ -1,0 +1,211 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+import CPreviewLinux
+import Glibc
+import PreviewCore
+
+/// `previewctl player`: previewd full screen in a terminal. One thread sleeps in `poll` on the keys,
+/// previewd's events (a subscription with position ticks) and a signalfd (SIGWINCH, SIGINT, SIGTERM,
+/// SIGHUP); it redraws when one of them says something changed, never on a timer of its own. The
+/// terminal is in raw mode on the alternate screen while it runs and is put back on every way out,
+/// a crash included (`cpl_terminal_raw`).
+final class PlayerSession {
+    /// Sequences that take the screen and give it back.
+    static let enter = "\u{1B}[?1049h\u{1B}[?25l\u{1B}[H\u{1B}[2J"
+    static let leave = "\u{1B}[0m\u{1B}[?25h\u{1B}[?1049l"
+
+    private let client: ControlClient
+    private var events: EventStream
+    private var screen = PlayerScreen()
+    private var size = TerminalSize.current()
+    private var decoder = KeyDecoder()
+    private let colors = HalfBlockImage.colors(environment: ProcessInfo.processInfo.environment, isTerminal: true)
+    /// What the artwork on screen was drawn for: the track and the size asked.
+    private var artworkKey: (trackId: Int?, columns: Int)?
+
+    /// Subscribes to previewd's events (before the terminal is touched, so a missing daemon is a plain
+    /// error message).
+    init(socket: String) throws(ControlClient.Failure) {
+        client = ControlClient(path: socket, timeoutSeconds: 60)
+        events = try client.subscribe(.subscribe(position: true))
+    }
+
+    /// Runs until `q`, a signal or the end of previewd's connection; returns the exit status.
+    func run() -> Int32 {
+        defer { events.close() }
+        let signals = cpl_terminal_signalfd()
+        guard signals >= 0, cpl_terminal_raw(STDIN_FILENO, Self.leave) == 0 else {
+            Output.error("cannot take over the terminal: \(String(cString: strerror(errno)))")
+            return 1
+        }
+        defer { close(signals) }
+        Output.write(Self.enter, to: STDOUT_FILENO)
+        refresh(queue: true)
+        draw()
+        var status: Int32?
+        var fds = [pollfd(fd: STDIN_FILENO, events: Int16(POLLIN), revents: 0),
+                   pollfd(fd: events.fd, events: Int16(POLLIN), revents: 0),
+                   pollfd(fd: signals, events: Int16(POLLIN), revents: 0)]
+        while status == nil {
+            for i in fds.indices { fds[i].revents = 0 }
+            guard poll(&fds, nfds_t(fds.count), -1) >= 0 || errno == EINTR else { status = 1; break }
+            if fds[2].revents != 0 { status = signalled(signals) }
+            if status == nil, fds[1].revents != 0 { status = eventsArrived() }
+            if status == nil, fds[0].revents != 0 { status = keysPressed() }
+            draw()
+        }
+        cpl_terminal_restore()
+        if status == ExitStatus.brokenAnswer { Output.error("previewd closed the connection") }
+        return status ?? 0
+    }
+
+    // MARK: Inputs
+
+    /// SIGWINCH redraws at the new size; the others end the view (128 + the signal, as a shell says).
+    private func signalled(_ fd: Int32) -> Int32? {
+        while true {
+            let signal = cpl_read_signal(fd)
+            guard signal != 0 else { return nil }
+            guard signal == SIGWINCH else { return 128 + signal }
+            size = TerminalSize.current()
+            refreshArtwork()
+        }
+    }
+
+    /// Applies previewd's events: a position tick moves the bar; anything else asks for the status
+    /// (and the queue or the artwork when they may have changed).
+    private func eventsArrived() -> Int32? {
+        let lines: [[UInt8]]
+        do {
+            guard let read = try events.available() else { return ExitStatus.brokenAnswer }
+            lines = read
+        } catch {
+            return ExitStatus.brokenAnswer
+        }
+        var status = false, queue = false
+        for line in lines {
+            guard let event = try? JSONDecoder().decode(JSONValue.self, from: Data(line)), case .string(let name)? = event["event"] else { continue }
+            switch name {
+            case "position":
+                screen.positionMs = event["positionMs"]?.intValue ?? screen.positionMs
+                screen.durationMs = event["durationMs"]?.intValue ?? screen.durationMs
+            case "artwork": artworkKey = nil; status = true
+            case "queue", "track", "state", "error": status = true; queue = true
+            default: status = true
+            }
+        }
+        if status { refresh(queue: queue) }
+        return nil
+    }
+
+    private func keysPressed() -> Int32? {
+        var bytes = [UInt8](repeating: 0, count: 256)
+        let n = read(STDIN_FILENO, &bytes, bytes.count)
+        guard n > 0 else { return n == 0 ? 0 : (errno == EINTR || errno == EAGAIN ? nil : 1) }
+        for key in decoder.keys(from: Array(bytes[..<n])) {
+            if let status = handle(key) { return status }
+        }
+        return nil
+    }
+
+    /// What a key does; an exit status when it ends the view.
+    private func handle(_ key: Key) -> Int32? {
+        if screen.showsHelp {
+            screen.showsHelp = false
+            return nil
+        }
+        if let typed = screen.prompt {
+            switch key {
+            case .character(let c): screen.prompt = typed + String(c)
+            case .backspace: screen.prompt = String(typed.dropLast())
+            case .escape, .control("c"), .control("g"): screen.prompt = nil
+            case .enter:
+                screen.prompt = nil
+                let term = typed.trimmingWhitespace()
+                guard !term.isEmpty else { return nil }
+                screen.message = "searching “\(TerminalText.sanitized(term))”…"
+                draw()
+                send(.search(CatalogQuery(term: term), Enqueue()), done: "")
+            default: break
+            }
+            return nil
+        }
+        screen.message = nil
+        let s = screen.status
+        switch key {
+        case .character("q"), .character("Q"): return 0
+        case .character(" "): send(.toggle)
+        case .character("n"), .right: send(.next)
+        case .character("p"), .left: send(.prev)
+        case .character("+"), .character("="), .up: send(.volume(.by(5)))
+        case .character("-"), .down: send(.volume(.by(-5)))
+        case .character("m"): send(.mute(nil))
+        case .character("s"): send(.setShuffle(!(s?.shuffle ?? false)))
+        case .character("r"):
+            let next: RepeatMode = switch s?.repeat ?? .off { case .off: .all; case .all: .one; case .one: .off }
+            send(.setRepeat(next))
+        case .character("/"): screen.prompt = ""
+        case .character("o"): openStorePage()
+        case .character("?"), .character("h"): screen.showsHelp = true
+        default: break
+        }
+        return nil
+    }
+
+    // MARK: previewd
+
+    /// Sends a command; its effects come back as events. A refusal is shown in the footer.
+    private func send(_ command: ControlCommand, done: String? = nil) {
+        do {
+            let response = try client.send(command)
+            screen.message = response.ok ? done : response.error.map { TerminalText.sanitized($0.message) }
+        } catch {
+            screen.message = "previewd did not answer"
+        }
+    }
+
+    /// Asks for the status (and the queue), then the artwork if the track or the room for it changed.
+    private func refresh(queue: Bool) {
+        if let s = try? client.send(.status, as: Invocation.TypedResponse<StatusReport>.self).result {
+            screen.status = s
+            screen.positionMs = s.positionMs
+            screen.durationMs = s.durationMs
+        }
+        if queue, let q = try? client.send(.queue, as: Invocation.TypedResponse<QueueReport>.self).result { screen.queue = q }
+        refreshArtwork()
+    }
+
+    /// Fetches the current track's artwork at the size the screen gives it, when that changed.
+    private func refreshArtwork() {
+        let columns = colors == nil ? 0 : PlayerScreen.artworkColumns(width: size.columns, height: size.rows)
+        let trackId = screen.status?.track?.trackId
+        guard artworkKey == nil || artworkKey! != (trackId, columns) else { return }
+        artworkKey = (trackId, columns)
+        screen.artwork = nil
+        guard let colors, columns > 0, screen.status?.track != nil,
+              let image = try? client.send(.artwork(index: nil, width: columns, height: columns),
+                                           as: Invocation.TypedResponse<ArtworkReport>.self).result else { return }
+        screen.artwork = PlayerScreen.Picture(lines: HalfBlockImage.lines(image, colors: colors), width: image.width)
+    }
+
+    private func openStorePage() {
+        guard let url = screen.status?.track?.trackViewUrl else { screen.message = "this track has no store page"; return }
+        switch StorePage.open(url, quiet: true) {
+        case .opened(let program): screen.message = "opened with \(program): \(url)"
+        case .noBrowser: screen.message = url
+        case .failed(let why): screen.message = why
+        }
+    }
+
+    // MARK: Output
+
+    /// Writes the whole screen in one write: each line cleared to its end, then the rest below, so a
+    /// smaller size or a shorter line leaves nothing behind.
+    private func draw() {
+        let lines = screen.lines(width: size.columns, height: size.rows)
+        Output.write("\u{1B}[H" + lines.joined(separator: "\u{1B}[K\r\n") + "\u{1B}[K\u{1B}[J", to: STDOUT_FILENO)
+    }
+}
