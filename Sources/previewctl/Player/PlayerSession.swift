@@ -128,7 +128,7 @@ final class PlayerSession {
                 guard !term.isEmpty else { return nil }
                 screen.message = "searching “\(TerminalText.sanitized(term))”…"
                 draw()
-                send(.search(CatalogQuery(term: term), Enqueue()), done: "")
+                send(.search(CatalogQuery(term: term), Enqueue()))
             default: break
             }
             return nil
@@ -158,10 +158,10 @@ final class PlayerSession {
     // MARK: previewd
 
     /// Sends a command; its effects come back as events. A refusal is shown in the footer.
-    private func send(_ command: ControlCommand, done: String? = nil) {
+    private func send(_ command: ControlCommand) {
         do {
             let response = try client.send(command)
-            screen.message = response.ok ? done : response.error.map { TerminalText.sanitized($0.message) }
+            screen.message = response.ok ? nil : response.error.map { TerminalText.sanitized($0.message) }
         } catch {
             screen.message = "previewd did not answer"
         }

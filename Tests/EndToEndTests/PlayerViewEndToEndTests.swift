@@ -1,0 +1,145 @@
+import Foundation
+import ITunesStandIn
+import PreviewCore
+import PreviewTestSupport
+import XCTest
+
+/// `previewctl player` driven the way a person drives a terminal: tmux with a fixed size runs it
+/// against a real previewd on the null sink; keys go in, the screen and the sound are checked. And
+/// `open`, the indicator and the status bar, which also care whether they are on a terminal.
+final class PlayerViewEndToEndTests: SharedServerTestCase {
+    private var pane: TerminalPane?
+
+    override func tearDown() {
+        pane?.close()
+        super.tearDown()
+    }
+
+    /// The environment of a colour terminal (the test runner's NO_COLOR left out).
+    private var terminalEnvironment: [String: String] {
+        var environment = ProcessInfo.processInfo.environment
+        environment.removeValue(forKey: "NO_COLOR")
+        environment["COLORTERM"] = "truecolor"
+        return environment
+    }
+
+    /// A pane of `columns`×`rows` running `previewctl ARGUMENTS`, then saying how it exited.
+    private func startPane(_ arguments: [String], columns: Int = 80, rows: Int = 24) throws -> TerminalPane {
+        let previewctl = try XCTUnwrap(BuildProducts.path("previewctl"))
+        let line = ([previewctl, "--socket", daemon.socketPath] + arguments).map(TerminalPane.quoted).joined(separator: " ")
+        let pane = try TerminalPane(line + "; echo EXITED $?; exec sleep 600", columns: columns, rows: rows, environment: terminalEnvironment)
+        self.pane = pane
+        return pane
+    }
+
+    func testThePlayerShowsTheTrackFollowsTheKeysAndGivesTheTerminalBack() throws {
+        var mark = recorder.sampleCount
+        XCTAssertEqual(try daemon.ctl("search", "sine waves").status, 0)
+        expectTone(440, after: mark, "first result")
+        let pane = try startPane(["player"])
+        let first = pane.waitFor { $0.contains("A Four Forty") && $0.contains("The Sine Waves") && $0.contains("━") }
+        XCTAssertNotNil(first, "title, artist and position bar: \(pane.capture())")
+        XCTAssertEqual(pane.value("#{alternate_on}"), "1", "the view is on the alternate screen")
+        XCTAssertTrue(pane.waitFor(timeout: 5) { $0.contains("0:01") || $0.contains("0:02") } != nil, "the position moves with the music")
+
+        mark = recorder.sampleCount
+        pane.send("n")
+        XCTAssertTrue(pane.waitFor("E Six Sixty"), "n shows the next title: \(pane.capture())")
+        expectTone(660, after: mark, "n plays the next track")
+
+        mark = recorder.sampleCount
+        pane.send("Space")
+        XCTAssertNotNil(recorder.waitForSilence(lasting: 0.5, after: mark), "space pauses")
+        XCTAssertTrue(pane.waitFor("paused"))
+        mark = recorder.sampleCount
+        pane.send("Space")
+        expectTone(660, after: mark, "space resumes")
+
+        pane.send("/")
+        pane.send("brief", literal: true)
+        XCTAssertTrue(pane.waitFor("search: brief"), "the search being typed: \(pane.capture())")
+        pane.send("Enter")
+        XCTAssertTrue(pane.waitFor("Brief Seven Seventy"), "the search's first result: \(pane.capture())")
+        XCTAssertEqual(try status().queueLength, 2, "Enter replaced the queue")
+
+        pane.resize(columns: 50, rows: 15)
+        let small = try XCTUnwrap(pane.waitFor { $0.split(separator: "\n", omittingEmptySubsequences: false).count <= 16 && $0.contains("Brief") })
+        let rows = small.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        XCTAssertTrue(rows.allSatisfy { $0.count <= 50 }, small)
+        XCTAssertTrue(rows.contains { $0.hasPrefix("space play/pause") }, "the key line at the bottom: \(small)")
+        XCTAssertFalse(small.contains("E Six Sixty"), "nothing left of the earlier screens: \(small)")
+
+        pane.send("q")
+        XCTAssertTrue(pane.waitFor("EXITED 0"), pane.capture())
+        XCTAssertEqual(pane.value("#{alternate_on}"), "0", "back on the normal screen")
+        XCTAssertEqual(pane.value("#{cursor_flag}"), "1", "the cursor shows again")
+        XCTAssertTrue(daemon.isRunning)
+    }
+
+    func testACrashOfTheViewStillGivesTheTerminalBack() throws {
+        XCTAssertEqual(try daemon.ctl("search", "sine waves").status, 0)
+        let pane = try startPane(["player"], columns: 40, rows: 12)
+        XCTAssertTrue(pane.waitFor("A Four Forty"), "the smallest size shows the title: \(pane.capture())")
+        let shell = pane.value("#{pane_pid}")
+        let child = try ProcessRunner.run(try XCTUnwrap(ProcessRunner.which("pgrep")), ["-P", shell, "previewctl"], timeout: 10)
+        let pid = try XCTUnwrap(Int32(child.stdout.trimmingCharacters(in: .whitespacesAndNewlines)), "previewctl's pid: \(child)")
+        kill(pid, SIGSEGV)
+        XCTAssertTrue(pane.waitFor("EXITED 139"), "it died of the signal: \(pane.capture())")
+        XCTAssertEqual(pane.value("#{alternate_on}"), "0")
+        XCTAssertEqual(pane.value("#{cursor_flag}"), "1")
+    }
+
+    func testWithoutATerminalThePlayerSaysSoAndExits2() throws {
+        let result = try daemon.ctl("player")
+        XCTAssertEqual(result.status, 2)
+        XCTAssertTrue(result.stderr.contains("needs a terminal"), result.stderr)
+    }
+
+    func testOpenHandsTheStorePageToXdgOpenOrPrintsIt() throws {
+        XCTAssertEqual(try daemon.ctl("search", "sine waves").status, 0)
+        let folder = NSTemporaryDirectory() + "previewd-open-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+        try FileManager.default.createDirectory(atPath: folder + "/bin", withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let opener = folder + "/bin/xdg-open"
+        try "#!/bin/sh\nprintf '%s\\n' \"$@\" > \(folder)/opened\n".write(toFile: opener, atomically: true, encoding: .utf8)
+        chmod(opener, 0o755)
+        var environment = ProcessInfo.processInfo.environment
+        environment["PATH"] = folder + "/bin:" + (environment["PATH"] ?? "/usr/bin:/bin")
+        environment.removeValue(forKey: "BROWSER")
+        XCTAssertEqual(try daemon.ctl(["open"], environment: environment).status, 0)
+        let opened = try String(contentsOfFile: folder + "/opened", encoding: .utf8)
+        XCTAssertEqual(opened, "https://music.apple.com/us/album/701?i=1001&uo=4\n", "xdg-open got the current track's store page")
+
+        XCTAssertEqual(try daemon.ctl(["open", "2"], environment: environment).status, 0)
+        XCTAssertEqual(try String(contentsOfFile: folder + "/opened", encoding: .utf8), "https://music.apple.com/us/album/701?i=1002&uo=4\n")
+
+        environment["PATH"] = folder + "/empty"
+        let printed = try daemon.ctl(["open"], environment: environment)
+        XCTAssertEqual(printed.status, 0, printed.stderr)
+        XCTAssertEqual(printed.stdout, "https://music.apple.com/us/album/701?i=1001&uo=4\n", "no opener: the address is printed")
+        XCTAssertEqual(try daemon.ctl(["open", "99"], environment: environment).status, 1)
+    }
+
+    func testTheIndicatorShowsWhileSearchingOnATerminalOnlyAndStatusDrawsABar() throws {
+        standIn.setFault(.delay(milliseconds: 1_500), forPathPrefix: "/search")
+        let pane = try startPane(["search", "sine waves"])
+        XCTAssertTrue(pane.waitFor("searching…"), "the indicator while previewd asks the catalog: \(pane.capture())")
+        let done = try XCTUnwrap(pane.waitFor { $0.contains("EXITED 0") }, pane.capture())
+        XCTAssertFalse(done.contains("searching…"), "erased once the answer came: \(done)")
+        XCTAssertTrue(done.contains("A Four Forty"))
+
+        let piped = try daemon.ctl("search", "sine waves")
+        XCTAssertEqual(piped.status, 0)
+        XCTAssertFalse(piped.stderr.contains("searching"), "never into a pipe: \(piped.stderr)")
+        XCTAssertFalse(piped.stdout.contains("searching"))
+        let json = try daemon.ctl("--json", "search", "sine waves")
+        XCTAssertFalse(json.stderr.contains("searching"))
+        standIn.setFault(nil, forPathPrefix: "/search")
+
+        pane.close()
+        let status = try startPane(["status"])
+        let screen = try XCTUnwrap(status.waitFor { $0.contains("EXITED 0") }, status.capture())
+        XCTAssertNotNil(screen.range(of: #"\d:\d\d [━─]+ \d:\d\d"#, options: .regularExpression), "a position bar on a terminal: \(screen)")
+        XCTAssertNil(try daemon.ctl("status").stdout.range(of: "━|─", options: .regularExpression), "times only into a pipe")
+    }
+}
