@@ -147,6 +147,15 @@ public final class MonitorRecorder: @unchecked Sendable {
         return 20 * log10(Double(max(samples(in: first..<last + window).map(abs).max() ?? 0, 1e-9)))
     }
 
+    /// Each 50 ms window's RMS and tone after `start`, for failure messages.
+    public func levels(after start: Int) -> String {
+        let detector = ToneDetector(frequencies: Fixtures.toneFrequencies, sampleRate: Double(sampleRate))
+        return stride(from: start, to: sampleCount - window, by: window * 4).map {
+            let slice = samples(in: $0..<$0 + window)[...]
+            return "\(ToneDetector.rms(slice))/\(detector.dominantTone(in: slice).map { String(Int($0)) } ?? "-")"
+        }.joined(separator: " ")
+    }
+
     /// Stops recording.
     public func stop() {
         process.signal(SIGTERM)

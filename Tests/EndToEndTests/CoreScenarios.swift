@@ -72,7 +72,9 @@ extension DaemonTestCase {
     func checkVolumeMuteAndRepeatOne() throws {
         var mark = recorder.sampleCount
         XCTAssertEqual(try daemon.ctl("search", "sine waves").status, 0)
-        let loud = try XCTUnwrap(recorder.waitForTone(440, after: mark))
+        let heard = try XCTUnwrap(recorder.waitForTone(440, after: mark))
+        // The level once steady: PipeWire fades a new stream in over its first few tens of ms.
+        let loud = try XCTUnwrap(recorder.waitFor(after: heard + recorder.sampleRate * 3 / 10) { _, tone, _ in tone == 440 })
         let loudRMS = ToneDetector.rms(recorder.samples(in: loud..<loud + 4800)[...])
 
         mark = recorder.sampleCount
@@ -81,7 +83,7 @@ extension DaemonTestCase {
         XCTAssertEqual(try status().volume, 50)
         // 50 % of PulseAudio's normal volume is about -18 dB (its scale is cubic).
         let quiet = recorder.waitFor(after: mark + recorder.sampleRate / 5) { _, tone, rms in tone == 440 && rms < loudRMS / 4 }
-        XCTAssertNotNil(quiet, "volume 50 did not make the tone quieter")
+        XCTAssertNotNil(quiet, "volume 50 did not make the tone quieter than \(loudRMS) / 4; RMS/tone after: \(recorder.levels(after: mark))")
         XCTAssertEqual(try daemon.ctl("volume", "+10").status, 0)
         XCTAssertEqual(try status().volume, 60)
 
@@ -91,7 +93,7 @@ extension DaemonTestCase {
         XCTAssertNotNil(recorder.waitForSilence(lasting: 0.3, after: mark), "mute did not silence")
         mark = recorder.sampleCount
         XCTAssertEqual(try daemon.ctl("mute", "off").status, 0)
-        XCTAssertNotNil(recorder.waitForTone(440, after: mark), "unmute did not bring the tone back")
+        XCTAssertNotNil(recorder.waitForTone(440, after: mark), "unmute did not bring the tone back; RMS/tone after: \(recorder.levels(after: mark))")
 
         XCTAssertEqual(try daemon.ctl("repeat", "one").status, 0)
         mark = recorder.sampleCount

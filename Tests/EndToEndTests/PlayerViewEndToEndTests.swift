@@ -110,7 +110,7 @@ final class PlayerViewEndToEndTests: SharedServerTestCase {
         let opened = try String(contentsOfFile: folder + "/opened", encoding: .utf8)
         XCTAssertEqual(opened, "https://music.apple.com/us/album/701?i=1001&uo=4\n", "xdg-open got the current track's store page")
 
-        XCTAssertEqual(try daemon.ctl(["open", "2"], environment: environment).status, 0)
+        XCTAssertEqual(try daemon.ctl(["open", "1"], environment: environment).status, 0)
         XCTAssertEqual(try String(contentsOfFile: folder + "/opened", encoding: .utf8), "https://music.apple.com/us/album/701?i=1002&uo=4\n")
 
         environment["PATH"] = folder + "/empty"

@@ -63,8 +63,8 @@ final class ScreenTests: XCTestCase {
         let big = s.lines(width: 80, height: 24).map(visible)
         XCTAssertTrue(big.contains { $0.contains("0:12 ━") && $0.hasSuffix(" 0:30") }, big.joined(separator: "\n"))
         XCTAssertTrue(big.contains { $0.contains("released 2005-01-01 · Electronic · 1.29 USD") })
-        XCTAssertTrue(big.contains { $0.contains("▶ 3 Tone 3") }, "the current item marked")
-        XCTAssertTrue(big.contains { $0.contains("✗ 5 Tone 5 — The Sine Waves (failed)") }, "a failed item marked")
+        XCTAssertTrue(big.contains { $0.contains("▶ 2 Tone 3") }, "the current item marked")
+        XCTAssertTrue(big.contains { $0.contains("✗ 4 Tone 5 — The Sine Waves (failed)") }, "a failed item marked")
     }
 
     func testTheArtworkShrinksThenHidesBeforeTheText() {

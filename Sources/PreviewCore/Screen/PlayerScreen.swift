@@ -116,16 +116,17 @@ public struct PlayerScreen: Sendable {
         return lines
     }
 
-    /// Up to `rows` items around the current one: "▶" marks it, "✗" a failed item.
+    /// Up to `rows` items around the current one, numbered from 0 as `queue` and `play N` count:
+    /// "▶" marks the current one, "✗" a failed item.
     private func queueLines(_ queue: QueueReport, current: Int?, rows: Int, width: Int) -> [String] {
         let count = queue.items.count
         let shown = min(rows, count)
         let first = max(0, min(count - shown, (current ?? 0) - shown / 2))
-        let digits = String(count).count
+        let digits = String(count - 1).count
         return (first..<first + shown).map { i in
             let item = queue.items[i]
             let mark = i == current ? "▶" : item.failure != nil ? "✗" : " "
-            let number = String(repeating: " ", count: digits - String(i + 1).count) + String(i + 1)
+            let number = String(repeating: " ", count: digits - String(i).count) + String(i)
             let name = [item.track.trackName, item.track.artistName].compactMap { $0 }.map(TerminalText.sanitized).joined(separator: " — ")
             let line = DisplayText.fit("\(mark) \(number) \(name)" + (item.failure != nil ? " (failed)" : ""), width)
             return i == current ? bold(line) : item.failure != nil ? dim(line) : line

@@ -36,11 +36,11 @@ extension Previewctl {
     struct Open: ParsableCommand {
         static let configuration = CommandConfiguration(commandName: "open",
             abstract: "Open a track's store page (its trackViewUrl) with xdg-open or $BROWSER.",
-            discussion: "Without either, it prints the address. INDEX is 1-based as in `queue`; the current track by default.")
+            discussion: "Without either, it prints the address. INDEX is 0-based as in `queue`; the current track by default.")
 
         @ParentCommand var root: Previewctl
 
-        @Argument(help: "The queue position (1-based; default: the current track).")
+        @Argument(help: "Queue index, 0-based (default: the current track).")
         var index: Int?
 
         func run() throws {
@@ -53,16 +53,16 @@ extension Previewctl {
             } catch let failure as ControlClient.Failure {
                 throw Invocation.exit(failure)
             }
-            guard let position = index.map({ $0 - 1 }) ?? report.index else {
+            guard let position = index ?? report.index else {
                 Output.error("nothing is playing; give an index")
                 throw ExitCode(1)
             }
             guard report.items.indices.contains(position) else {
-                Output.error("no item \(position + 1) in a queue of \(report.items.count)")
+                Output.error("no item \(position) in a queue of \(report.items.count)")
                 throw ExitCode(1)
             }
             guard let url = report.items[position].track.trackViewUrl else {
-                Output.error("item \(position + 1) has no store page")
+                Output.error("item \(position) has no store page")
                 throw ExitCode(1)
             }
             switch StorePage.open(url) {
