@@ -148,7 +148,7 @@ private struct WaitIndicator {
         guard isatty(STDOUT_FILENO) == 1, isatty(STDERR_FILENO) == 1 else { return }
         var waiting = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
         guard poll(&waiting, 1, 150) == 0 else { return }
-        Output.write("\(text)", to: STDERR_FILENO)
+        Output.write(text, to: STDERR_FILENO)
         shown = true
     }
 
