@@ -2,8 +2,9 @@ import Glibc
 import PreviewCore
 
 /// Opens a track's store page (its trackViewUrl) in the desktop's browser: `xdg-open`, else
-/// `$BROWSER` (its first command; `%s` in it is the URL). Only http and https pages are opened: the
-/// URL comes from the catalog and must not be a file or a script.
+/// `$BROWSER` (its first command; `%s` in it is the URL). Only http and https pages written in
+/// printable ASCII are opened or shown: the URL comes from the catalog and must be neither a file or
+/// a script nor anything a terminal acts on (a real store URL is percent-encoded ASCII).
 enum StorePage {
     enum Outcome: Equatable {
         /// Handed to this program.
@@ -19,7 +20,7 @@ enum StorePage {
     static func open(_ url: String, quiet: Bool = false) -> Outcome {
         let lowered = url.lowercased()
         guard lowered.hasPrefix("https://") || lowered.hasPrefix("http://"),
-              !url.unicodeScalars.contains(where: { $0.value < 0x21 || $0.value == 0x7F }) else {
+              url.unicodeScalars.allSatisfy({ (0x21...0x7E).contains($0.value) }) else {
             return .failed("not a web address: \(TerminalText.sanitized(url))")
         }
         let argv: [String]

@@ -95,17 +95,25 @@ final class PlayerViewEndToEndTests: SharedServerTestCase {
         XCTAssertTrue(result.stderr.contains("needs a terminal"), result.stderr)
     }
 
-    func testOpenHandsTheStorePageToXdgOpenOrPrintsIt() throws {
-        XCTAssertEqual(try daemon.ctl("search", "sine waves").status, 0)
+    /// A folder whose `bin/xdg-open` writes its arguments to `opened` in it, and an environment that
+    /// finds that one first. The caller removes the folder.
+    private func standInOpener() throws -> (folder: String, environment: [String: String]) {
         let folder = NSTemporaryDirectory() + "previewd-open-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
         try FileManager.default.createDirectory(atPath: folder + "/bin", withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(atPath: folder) }
         let opener = folder + "/bin/xdg-open"
         try "#!/bin/sh\nprintf '%s\\n' \"$@\" > \(folder)/opened\n".write(toFile: opener, atomically: true, encoding: .utf8)
         chmod(opener, 0o755)
         var environment = ProcessInfo.processInfo.environment
         environment["PATH"] = folder + "/bin:" + (environment["PATH"] ?? "/usr/bin:/bin")
         environment.removeValue(forKey: "BROWSER")
+        return (folder, environment)
+    }
+
+    func testOpenHandsTheStorePageToXdgOpenOrPrintsIt() throws {
+        XCTAssertEqual(try daemon.ctl("search", "sine waves").status, 0)
+        let (folder, openerEnvironment) = try standInOpener()
+        var environment = openerEnvironment
+        defer { try? FileManager.default.removeItem(atPath: folder) }
         XCTAssertEqual(try daemon.ctl(["open"], environment: environment).status, 0)
         let opened = try String(contentsOfFile: folder + "/opened", encoding: .utf8)
         XCTAssertEqual(opened, "https://music.apple.com/us/album/701?i=1001&uo=4\n", "xdg-open got the current track's store page")
@@ -118,6 +126,31 @@ final class PlayerViewEndToEndTests: SharedServerTestCase {
         XCTAssertEqual(printed.status, 0, printed.stderr)
         XCTAssertEqual(printed.stdout, "https://music.apple.com/us/album/701?i=1001&uo=4\n", "no opener: the address is printed")
         XCTAssertEqual(try daemon.ctl(["open", "99"], environment: environment).status, 1)
+    }
+
+    /// A store URL from the catalog that is a file, a script or carries what a terminal acts on (a C1
+    /// CSI, a bidirectional override) is neither handed to a program nor printed as is.
+    func testOpenRefusesAStoreURLThatIsNotAPlainWebAddress() throws {
+        let hostile = ["file:///etc/passwd", "javascript:alert(1)", "https://music.apple.com/\u{9B}2J", "https://music.apple.com/\u{202E}gpj.exe"]
+        let results = try hostile.enumerated().map { i, url in
+            #"{"wrapperType":"track","kind":"song","trackId":\#(90 + i),"trackName":"Hostile \#(i)","artistName":"The Sine Waves","#
+                + #""trackViewUrl":"# + String(decoding: try JSONEncoder().encode(url), as: UTF8.self)
+                + #","previewUrl":"\#(standIn.baseURL)/previews/tone-440.m4a"}"#
+        }
+        let body = #"{"resultCount":\#(hostile.count),"results":["# + results.joined(separator: ",") + "]}"
+        standIn.setFault(.body(Array(body.utf8), contentType: "text/javascript"), forPathPrefix: "/search")
+        defer { standIn.setFault(nil, forPathPrefix: "/search") }
+        XCTAssertEqual(try daemon.ctl("search", "anything").status, 0)
+        let (folder, environment) = try standInOpener()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        for index in hostile.indices {
+            let result = try daemon.ctl(["open", String(index)], environment: environment)
+            XCTAssertEqual(result.status, 1, "\(hostile[index]): \(result.stdout)")
+            XCTAssertTrue(result.stderr.contains("not a web address"), result.stderr)
+            XCTAssertFalse((result.stdout + result.stderr).unicodeScalars.contains { $0.value == 0x9B || $0 == "\u{202E}" },
+                           "a terminal control reached the output: \(result.stderr.debugDescription)")
+        }
+        XCTAssertFalse(FileManager.default.fileExists(atPath: folder + "/opened"), "xdg-open ran")
     }
 
     func testTheIndicatorShowsWhileSearchingOnATerminalOnlyAndStatusDrawsABar() throws {
