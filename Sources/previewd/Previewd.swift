@@ -60,9 +60,12 @@ struct Previewd: ParsableCommand {
     @Option(help: "Storefront country code.")
     var country: String = "US"
 
-    @Option(help: ArgumentHelp("Where the sound goes: pulse (PulseAudio, or PipeWire through pipewire-pulse), snapcast://HOST:PORT (a snapserver tcp source in server mode) or pipe:PATH (a FIFO, e.g. snapserver's pipe source); the last two carry s16le 48 kHz stereo.",
-                               valueName: "OUTPUT"))
-    var output = "pulse"
+    @Option(help: ArgumentHelp("Where the sound goes: pulse (PulseAudio, or PipeWire through pipewire-pulse; the default), snapcast://HOST:PORT (a snapserver tcp source in server mode) or pipe:PATH (a FIFO, e.g. snapserver's pipe source); the last two carry s16le 48 kHz stereo.",
+                               valueName: "OUTPUT"),
+            transform: { text in
+                do { return try OutputChoice(parsing: text) } catch { throw ValidationError("\(error)") }
+            })
+    var output = OutputChoice.pulse
 
     @Option(help: "PulseAudio sink to play on (default: the server's default sink).")
     var sink: String?
@@ -139,12 +142,10 @@ struct Previewd: ParsableCommand {
         guard CountryCode.isValid(country) else {
             throw ValidationError("--country must be a two-letter code (got \(country))")
         }
-        let choice: OutputChoice
-        do { choice = try OutputChoice(parsing: output) } catch { throw ValidationError(error.description) }
-        if choice != .pulse, sink != nil || pulseServer != nil {
+        if output != .pulse, sink != nil || pulseServer != nil {
             throw ValidationError("--sink and --pulse-server apply to --output pulse only")
         }
-        if let problem = StreamSink.problem(with: choice) { throw ValidationError("--output \(output): \(problem)") }
+        if let problem = StreamSink.problem(with: output) { throw ValidationError("--output \(output): \(problem)") }
         guard (10...2000).contains(latencyMs) else { throw ValidationError("--latency-ms must be 10–2000") }
         guard (0...8).contains(prefetchAhead), (0...8).contains(prefetchBehind) else {
             throw ValidationError("--prefetch-ahead and --prefetch-behind must be 0–8")
@@ -258,12 +259,11 @@ struct Previewd: ParsableCommand {
         audio.close()
     }
 
-    /// The output `--output` names (validated already).
+    /// The output `--output` names.
     private func makeSink() -> AudioSink {
-        let choice = (try? OutputChoice(parsing: output)) ?? .pulse
         var stream = StreamSink.Configuration()
         stream.latencyMs = latencyMs
-        if let sink = StreamSink(choice: choice, configuration: stream) { return sink }
+        if let sink = StreamSink(choice: output, configuration: stream) { return sink }
         var pulse = PulseSink.Configuration(server: pulseServer, sink: sink)
         pulse.latencyMs = latencyMs
         return PulseSink(configuration: pulse)

@@ -91,4 +91,28 @@ final class PipeOutputEndToEndTests: DaemonTestCase {
         XCTAssertEqual(back.index, 0)
         XCTAssertGreaterThanOrEqual(back.positionMs, lost.positionMs, "resumed where the sound stopped, not from the top")
     }
+
+    /// An `--output` that cannot work is refused before previewd starts, with what is wrong (exit 64,
+    /// as for every bad option); a FIFO output never takes a regular file's place.
+    func testAnOutputThatCannotWorkIsRefusedAtStartWithTheReason() throws {
+        let previewd = try XCTUnwrap(BuildProducts.path("previewd"))
+        let regularFile = (fifo as NSString).deletingLastPathComponent + "/regular"
+        try "keep me\n".write(toFile: regularFile, atomically: true, encoding: .utf8)
+        let cases: [([String], String)] = [
+            (["--output", "pipe:relative/fifo"], "needs an absolute path"),
+            (["--output", "pipe:" + regularFile], "exists and is not a FIFO"),
+            (["--output", "pipe:/nonexistent-folder/fifo"], "does not exist"),
+            (["--output", "snapcast://[::1"], "unclosed ["),
+            (["--output", "snapcast://127.0.0.1:70000"], "port must be 1–65535"),
+            (["--output", "alsa"], "must be pulse, snapcast://HOST:PORT or pipe:PATH"),
+            (["--output", "pipe:" + fifo, "--sink", "null"], "apply to --output pulse only"),
+        ]
+        for (arguments, reason) in cases {
+            let result = try ProcessRunner.run(previewd, arguments + ["--socket", fifo + ".sock"], timeout: 20)
+            XCTAssertEqual(result.status, 64, "\(arguments): \(result.stderr)")
+            XCTAssertTrue(result.stderr.contains(reason), "\(arguments): \(result.stderr)")
+        }
+        XCTAssertEqual(try String(contentsOfFile: regularFile, encoding: .utf8), "keep me\n")
+        XCTAssertTrue(daemon.isRunning, "the running previewd is untouched")
+    }
 }
