@@ -52,8 +52,8 @@ int cpl_termination_signalfd(void) {
 }
 
 int cpl_terminal_signalfd(void) {
-    static const int signals[] = {SIGTERM, SIGINT, SIGHUP, SIGWINCH};
-    return blocked_signalfd(signals, 4);
+    static const int signals[] = {SIGTERM, SIGINT, SIGHUP, SIGWINCH, SIGTSTP};
+    return blocked_signalfd(signals, 5);
 }
 
 // The terminal a full-screen view took over: its settings before, and what puts its screen back.

@@ -89,6 +89,40 @@ final class PlayerViewEndToEndTests: SharedServerTestCase {
         XCTAssertEqual(pane.value("#{cursor_flag}"), "1")
     }
 
+    /// Ctrl-Z under a shell with job control: the view stops with the terminal given back (the shell
+    /// reads a line, echoed), and `fg` brings it back following previewd as before.
+    func testCtrlZGivesTheTerminalBackAndFgTakesItAgain() throws {
+        XCTAssertEqual(try daemon.ctl("search", "sine waves").status, 0)
+        let previewctl = try XCTUnwrap(BuildProducts.path("previewctl"))
+        let view = [previewctl, "--socket", daemon.socketPath, "player"].map(TerminalPane.quoted).joined(separator: " ")
+        let script = "set -m; \(view); echo STOPPED $?; read -r line; echo TYPED $line; read -r _; fg >/dev/null; echo EXITED $?; exec sleep 600"
+        let pane = try TerminalPane("bash --norc --noprofile -c " + TerminalPane.quoted(script), columns: 80, rows: 24,
+                                    environment: terminalEnvironment)
+        self.pane = pane
+        XCTAssertTrue(pane.waitFor("A Four Forty"), pane.capture())
+
+        pane.send("C-z")
+        XCTAssertTrue(pane.waitFor("STOPPED 147"), "stopped (SIGSTOP), the shell went on: \(pane.capture())")
+        XCTAssertEqual(pane.value("#{alternate_on}"), "0", "the normal screen while stopped")
+        XCTAssertEqual(pane.value("#{cursor_flag}"), "1")
+        pane.send("hello", literal: true)
+        pane.send("Enter")
+        let typed = try XCTUnwrap(pane.waitFor { $0.contains("TYPED hello") }, pane.capture())
+        XCTAssertTrue(typed.split(separator: "\n").contains("hello"), "the shell's line was echoed: \(typed)")
+        pane.send("Enter")   // on to `fg`
+
+        let back = try XCTUnwrap(pane.waitFor { $0.contains("▶ playing") && !$0.contains("TYPED") }, "fg: \(pane.capture())")
+        XCTAssertTrue(back.contains("The Sine Waves"), back)
+        XCTAssertNotNil(back.range(of: #"\d:\d\d [━─]+ \d:\d\d"#, options: .regularExpression), "the position bar: \(back)")
+        XCTAssertEqual(pane.value("#{alternate_on}"), "1", "the view took the screen again")
+        pane.send("Space")
+        XCTAssertTrue(pane.waitFor("paused"), "keys and events work after fg: \(pane.capture())")
+        XCTAssertEqual(try status().state, .paused)
+        pane.send("q")
+        XCTAssertTrue(pane.waitFor("EXITED 0"), pane.capture())
+        XCTAssertEqual(pane.value("#{alternate_on}"), "0")
+    }
+
     func testWithoutATerminalThePlayerSaysSoAndExits2() throws {
         let result = try daemon.ctl("player")
         XCTAssertEqual(result.status, 2)

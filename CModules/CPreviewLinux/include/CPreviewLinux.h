@@ -30,7 +30,7 @@ void cpl_eventfd_drain(int fd);
 /// Blocks SIGTERM and SIGINT in the calling thread (threads started after it inherit the mask)
 /// and returns a non-blocking signalfd that reads them; -1 with errno on failure.
 int cpl_termination_signalfd(void);
-/// The same for SIGTERM, SIGINT, SIGHUP and SIGWINCH: a full-screen terminal view's signals.
+/// The same for SIGTERM, SIGINT, SIGHUP, SIGWINCH and SIGTSTP: a full-screen terminal view's signals.
 int cpl_terminal_signalfd(void);
 
 /// Puts the terminal `fd` in raw mode (keys one by one, no echo; Ctrl-C still signals), keeping its

@@ -13,7 +13,8 @@ extension Previewctl {
                 plays, Esc cancels) · o open the store page · ? the keys · q quit.
 
                 It redraws when previewd says something changed (and when the terminal is resized), \
-                never on a timer. The terminal is put back as it was on q, Ctrl-C, SIGTERM or a crash. \
+                never on a timer. The terminal is put back as it was on q, Ctrl-C, SIGTERM or a crash, and \
+                while Ctrl-Z has it stopped (fg brings it back). \
                 It needs a terminal: without one it says so and exits 2.
                 """)
 

@@ -9,9 +9,9 @@ import PreviewCore
 
 /// `previewctl player`: previewd full screen in a terminal. One thread sleeps in `poll` on the keys,
 /// previewd's events (a subscription with position ticks) and a signalfd (SIGWINCH, SIGINT, SIGTERM,
-/// SIGHUP); it redraws when one of them says something changed, never on a timer of its own. The
-/// terminal is in raw mode on the alternate screen while it runs and is put back on every way out,
-/// a crash included (`cpl_terminal_raw`).
+/// SIGHUP, SIGTSTP); it redraws when one of them says something changed, never on a timer of its own.
+/// The terminal is in raw mode on the alternate screen while it runs and is put back on every way
+/// out, a crash included (`cpl_terminal_raw`), and while Ctrl-Z has the view stopped.
 final class PlayerSession {
     /// Sequences that take the screen and give it back.
     static let enter = "\u{1B}[?1049h\u{1B}[?25l\u{1B}[H\u{1B}[2J"
@@ -50,11 +50,13 @@ final class PlayerSession {
                    pollfd(fd: events.fd, events: Int16(POLLIN), revents: 0),
                    pollfd(fd: signals, events: Int16(POLLIN), revents: 0)]
         while status == nil {
+            fds[1].fd = events.fd   // a new one after a suspension
             for i in fds.indices { fds[i].revents = 0 }
             guard poll(&fds, nfds_t(fds.count), -1) >= 0 || errno == EINTR else { status = 1; break }
-            if fds[2].revents != 0 { status = signalled(signals) }
-            if status == nil, fds[1].revents != 0 { status = eventsArrived() }
+            // Signals last: a suspension replaces the subscription that `fds[1]` speaks of.
+            if fds[1].revents != 0 { status = eventsArrived() }
             if status == nil, fds[0].revents != 0 { status = keysPressed() }
+            if status == nil, fds[2].revents != 0 { status = signalled(signals) }
             draw()
         }
         cpl_terminal_restore()
@@ -64,15 +66,37 @@ final class PlayerSession {
 
     // MARK: Inputs
 
-    /// SIGWINCH redraws at the new size; the others end the view (128 + the signal, as a shell says).
+    /// SIGWINCH redraws at the new size, SIGTSTP suspends; the others end the view (128 + the signal,
+    /// as a shell says).
     private func signalled(_ fd: Int32) -> Int32? {
         while true {
             let signal = cpl_read_signal(fd)
-            guard signal != 0 else { return nil }
-            guard signal == SIGWINCH else { return 128 + signal }
-            size = TerminalSize.current()
-            refreshArtwork()
+            switch signal {
+            case 0: return nil
+            case SIGWINCH:
+                size = TerminalSize.current()
+                refreshArtwork()
+            case SIGTSTP:
+                if let status = suspend() { return status }
+            default: return 128 + signal
+            }
         }
+    }
+
+    /// Ctrl-Z: gives the terminal back and stops, as the shell expects; continued (`fg`), takes the
+    /// terminal again. The subscription is made anew: events that piled up meanwhile are stale, and
+    /// previewd drops a subscriber that stays behind too long. An exit status when either fails.
+    private func suspend() -> Int32? {
+        cpl_terminal_restore()
+        raise(SIGSTOP)
+        guard cpl_terminal_raw(STDIN_FILENO, Self.leave) == 0 else { return 1 }
+        Output.write(Self.enter, to: STDOUT_FILENO)
+        events.close()
+        do { events = try client.subscribe(.subscribe(position: true)) } catch { return ExitStatus.brokenAnswer }
+        size = TerminalSize.current()
+        artworkKey = nil
+        refresh(queue: true)
+        return nil
     }
 
     /// Applies previewd's events: a position tick moves the bar; anything else asks for the status
