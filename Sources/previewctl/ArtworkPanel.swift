@@ -23,7 +23,7 @@ struct ArtworkPanel {
                                                  isTerminal: isatty(STDOUT_FILENO) == 1) else { return text }
         let terminal = TerminalSize.current()
         let lines = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
-        let textWidth = lines.map(\.count).max() ?? 0
+        let textWidth = lines.map(DisplayText.cells).max() ?? 0
         // The picture takes what the text leaves, keeping it a readable size or leaving it out.
         let columns = min(Self.maxColumns, terminal.columns - textWidth - 2)
         let rows = min(Self.maxRows, max(lines.count, terminal.rows - 2))

@@ -27,7 +27,7 @@ enum CatalogTable {
         // Fixed columns take what they need; title, artist, album and genre share the rest.
         let fixed = [0, 4, 5, 7]
         let flexible = [1, 2, 3, 6]
-        var widths = (0..<header.count).map { c in ([header] + rows).map { $0[c].count }.max() ?? 0 }
+        var widths = (0..<header.count).map { c in ([header] + rows).map { DisplayText.cells($0[c]) }.max() ?? 0 }
         let available = width - fixed.map { widths[$0] }.reduce(0, +) - 2 * (header.count - 1)
         let wanted = flexible.map { widths[$0] }.reduce(0, +)
         if wanted > available {
@@ -36,9 +36,7 @@ enum CatalogTable {
         }
         func line(_ cells: [String]) -> String {
             var text = cells.enumerated().map { c, text in
-                let cut = text.count > widths[c] ? String(text.prefix(max(1, widths[c] - 1))) + "…" : text
-                let pad = String(repeating: " ", count: max(0, widths[c] - cut.count))
-                return [0, 5, 7].contains(c) ? pad + cut : cut + pad
+                DisplayText.padded(text, widths[c], alignedRight: [0, 5, 7].contains(c))
             }.joined(separator: "  ")
             while text.last == " " { text.removeLast() }   // the right-aligned first column keeps its pad
             return text

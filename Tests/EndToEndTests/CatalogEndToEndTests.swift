@@ -65,6 +65,29 @@ final class CatalogEndToEndTests: SharedServerTestCase {
         XCTAssertEqual(last.status, 5, "no more results: \(last.stderr)")
     }
 
+    /// Titles in wide characters (CJK, emoji) take two cells each: the table's columns stay aligned
+    /// and no line is wider than the terminal.
+    func testWideTitlesKeepTheTableAligned() throws {
+        let titles = ["東京事変の夜の長い長い題名", "Café ☕ Night", "Plain"]
+        let results = try titles.enumerated().map { i, title in
+            #"{"wrapperType":"track","kind":"song","trackId":\#(60 + i),"artistName":"The Sine Waves","trackName":"#
+                + String(decoding: try JSONEncoder().encode(title), as: UTF8.self)
+                + #","previewUrl":"\#(standIn.baseURL)/previews/tone-440.m4a"}"#
+        }
+        let body = #"{"resultCount":3,"results":["# + results.joined(separator: ",") + "]}"
+        standIn.setFault(.body(Array(body.utf8), contentType: "text/javascript"), forPathPrefix: "/search")
+        defer { standIn.setFault(nil, forPathPrefix: "/search") }
+        let result = try ProcessRunner.run(BuildProducts.path("previewctl")!, ["--socket", daemon.socketPath, "search", "wide", "--no-play"],
+                                           environment: ProcessInfo.processInfo.environment.merging(["COLUMNS": "60"]) { $1 })
+        XCTAssertEqual(result.status, 0, result.stderr)
+        let rows = result.stdout.split(separator: "\n").map(String.init).filter { $0.contains("The S") }
+        guard rows.count == 3 else { return XCTFail("three rows with the artist: \(result.stdout)") }
+        for row in result.stdout.split(separator: "\n") { XCTAssertLessThanOrEqual(DisplayText.cells(String(row)), 60, String(row)) }
+        let artistColumn = rows.map { DisplayText.cells(String($0[..<$0.range(of: "The S")!.lowerBound])) }
+        XCTAssertEqual(Set(artistColumn).count, 1, "the artist column starts at one cell in every row:\n\(result.stdout)")
+        XCTAssertTrue(rows[0].contains("東京") && rows[0].contains("…"), "the wide title is cut with an ellipsis: \(rows[0])")
+    }
+
     func testInfoAndShare() throws {
         let mark = recorder.sampleCount
         XCTAssertEqual(try daemon.ctl("search", "eleven hundred").status, 0)

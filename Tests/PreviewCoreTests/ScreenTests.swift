@@ -24,10 +24,30 @@ final class ScreenTests: XCTestCase {
         XCTAssertEqual(decoder.keys(from: [0x1B, 0x5B, 0x31, 0x35, 0x7E, 0x78]), [.character("x")], "F5 means nothing")
     }
 
+    func testCellsCountWideCharactersTwiceAndMarksNot() {
+        XCTAssertEqual(DisplayText.cells("Jack Johnson"), 12)
+        XCTAssertEqual(DisplayText.cells("東京事変"), 8, "CJK ideographs")
+        XCTAssertEqual(DisplayText.cells("방탄소년단"), 10, "Hangul")
+        XCTAssertEqual(DisplayText.cells("ＡＢ"), 4, "fullwidth forms")
+        XCTAssertEqual(DisplayText.cells("e\u{301}"), 1, "a combining accent adds nothing")
+        XCTAssertEqual(DisplayText.cells("☕🎵"), 4, "emoji shown as emoji")
+        XCTAssertEqual(DisplayText.cells("👩‍🎤"), 2, "a ZWJ sequence is one emoji")
+        XCTAssertEqual(DisplayText.cells("♥\u{FE0F}"), 2, "text symbol asked to be an emoji")
+        XCTAssertEqual(DisplayText.cells("♥ é —"), 5)
+        XCTAssertEqual(DisplayText.fit("東京事変の夜", 7), "東京事…", "never half a wide character")
+        XCTAssertEqual(DisplayText.cells(DisplayText.fit("東京事変の夜", 6)), 5)
+        XCTAssertEqual(DisplayText.padded("東京", 6), "東京  ")
+        XCTAssertEqual(DisplayText.padded("東京", 6, alignedRight: true), "  東京")
+        XCTAssertEqual(DisplayText.fit("Jack Johnson", 5), "Jack…")
+    }
+
     private func screen(queue: Int = 7, current: Int = 2, failed: Set<Int> = []) -> PlayerScreen {
         var screen = PlayerScreen()
         let tracks = (0..<queue).map { i in
             var track = Track(trackId: 1000 + i, trackName: "Tone \(i + 1)", artistName: "The Sine Waves", collectionName: "Pure Tones")
+            // Wide characters in the details and in the queue: each takes two cells.
+            if i == 2 { track.collectionName = "東京の夜の長い長いアルバムの名前とその続きの続き" }
+            if i == 3 { track.artistName = "東京事変と長い長いバンドの名前とその続きの続き" }
             track.releaseDate = "2005-01-01T12:00:00Z"
             track.trackPrice = 1.29
             track.currency = "USD"
@@ -55,7 +75,7 @@ final class ScreenTests: XCTestCase {
         for (width, height) in [(40, 12), (50, 15), (80, 24), (200, 60)] {
             let lines = s.lines(width: width, height: height).map(visible)
             XCTAssertEqual(lines.count, height, "\(width)×\(height)")
-            XCTAssertTrue(lines.allSatisfy { $0.count <= width }, "\(width)×\(height):\n\(lines.joined(separator: "\n"))")
+            XCTAssertTrue(lines.allSatisfy { DisplayText.cells($0) <= width }, "\(width)×\(height):\n\(lines.joined(separator: "\n"))")
             XCTAssertTrue(lines[0].hasPrefix("▶ playing [3/7]"), lines[0])
             XCTAssertTrue(lines.contains { $0.contains("Tone 3") }, "the title at \(width)×\(height)")
             XCTAssertTrue(lines.last!.hasPrefix("space play/pause"))
