@@ -22,6 +22,9 @@ final class ScreenTests: XCTestCase {
         XCTAssertEqual(decoder.keys(from: [0xC3]), [])
         XCTAssertEqual(decoder.keys(from: [0xA9, 0x61]), [.character("é"), .character("a")])
         XCTAssertEqual(decoder.keys(from: [0x1B, 0x5B, 0x31, 0x35, 0x7E, 0x78]), [.character("x")], "F5 means nothing")
+        // A sequence that never ends is not kept growing: it is dropped and the keys after it count.
+        XCTAssertEqual(decoder.keys(from: [0x1B, 0x5B] + Array(repeating: 0x31, count: 200)), [])
+        XCTAssertEqual(decoder.keys(from: Array("nq".utf8)), [.character("n"), .character("q")])
     }
 
     func testCellsCountWideCharactersTwiceAndMarksNot() {
@@ -102,6 +105,10 @@ final class ScreenTests: XCTestCase {
         s.prompt = nil
         s.message = "opened with xdg-open"
         XCTAssertEqual(s.lines(width: 60, height: 20).last, "opened with xdg-open")
+        s.message = "no such track \u{1B}]0;pwned\u{07}\u{202E}"
+        XCTAssertFalse(s.lines(width: 60, height: 20).last!.unicodeScalars.contains { $0 == "\u{1B}" || $0 == "\u{202E}" || $0 == "\u{07}" },
+                       "a message from the network cannot steer the terminal")
+        s.message = nil
         s.showsHelp = true
         let help = s.lines(width: 60, height: 20).map(visible)
         XCTAssertTrue(help.contains { $0.hasPrefix("r      repeat: off → all → one") }, help.joined(separator: "\n"))

@@ -13,6 +13,8 @@ public enum Key: Equatable, Sendable {
 /// the Escape key (a terminal sends a sequence in one write).
 public struct KeyDecoder: Sendable {
     private var pending: [UInt8] = []
+    /// More bytes than any key's escape sequence takes.
+    private static let longestSequence = 16
 
     /// A decoder with nothing pending.
     public init() {}
@@ -33,7 +35,11 @@ public struct KeyDecoder: Sendable {
                 // CSI: parameters, then one final byte in 0x40…0x7E.
                 var end = i + 2
                 while end < input.count, !(0x40...0x7E).contains(input[end]) { end += 1 }
-                guard end < input.count else { pending = Array(input[i...]); return keys }
+                guard end < input.count else {
+                    // Unfinished: kept for the next read, unless longer than any key's (then garbage).
+                    if input.count - i <= Self.longestSequence { pending = Array(input[i...]) }
+                    return keys
+                }
                 switch input[end] {
                 case UInt8(ascii: "A"): keys.append(.up)
                 case UInt8(ascii: "B"): keys.append(.down)

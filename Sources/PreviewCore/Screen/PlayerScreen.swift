@@ -84,8 +84,9 @@ public struct PlayerScreen: Sendable {
     }
 
     private func footer(_ width: Int) -> String {
-        if let prompt { return DisplayText.fit("search: " + prompt + "▏", width) }
-        if let message { return DisplayText.fit(message, width) }
+        // Both may hold text from the network or a paste: nothing in them may steer the terminal.
+        if let prompt { return DisplayText.fit("search: " + TerminalText.sanitized(prompt) + "▏", width) }
+        if let message { return DisplayText.fit(TerminalText.sanitized(message), width) }
         return dim(DisplayText.fit("space play/pause · n next · p prev · / search · o store · ? keys · q quit", width))
     }
 

@@ -150,7 +150,7 @@ final class PlayerSession {
                 screen.prompt = nil
                 let term = typed.trimmingWhitespace()
                 guard !term.isEmpty else { return nil }
-                screen.message = "searching “\(TerminalText.sanitized(term))”…"
+                screen.message = "searching “\(term)”…"
                 draw()
                 send(.search(CatalogQuery(term: term), Enqueue()))
             default: break
@@ -185,7 +185,7 @@ final class PlayerSession {
     private func send(_ command: ControlCommand) {
         do {
             let response = try client.send(command)
-            screen.message = response.ok ? nil : response.error.map { TerminalText.sanitized($0.message) }
+            screen.message = response.ok ? nil : response.error?.message
         } catch {
             screen.message = "previewd did not answer"
         }
