@@ -1,3 +1,6 @@
+import Foundation
+import PreviewCore
+
 /// A fault the stand-in server injects into the answers for one path.
 public enum StandInFault: Equatable, Sendable {
     /// Answer with this HTTP status and a short HTML body.
@@ -22,4 +25,12 @@ public enum StandInFault: Equatable, Sendable {
     case body([UInt8], contentType: String)
     /// Answer with this status and a `Retry-After` header (rate limiting).
     case retryAfter(status: Int, seconds: Int)
+}
+
+extension StandInFault {
+    /// Answer 200 with exactly `tracks`, written as the iTunes API writes a search or lookup answer
+    /// (a test's own catalog: hostile URLs, wide titles).
+    public static func answer(_ tracks: [Track]) -> StandInFault {
+        .body(StandInServer.searchBody(tracks), contentType: "text/javascript; charset=utf-8")
+    }
 }

@@ -231,8 +231,12 @@ public final class StandInServer {
     }
 
     private func sendJSON(_ fd: Int32, _ tracks: [Track]) -> Bool {
-        let body = (try? JSONEncoder().encode(SearchResponse(results: tracks))) ?? Data()
-        return send(fd, status: 200, type: "text/javascript; charset=utf-8", body: [UInt8](body))
+        send(fd, status: 200, type: "text/javascript; charset=utf-8", body: Self.searchBody(tracks))
+    }
+
+    /// `tracks` as the body of a search or lookup answer.
+    static func searchBody(_ tracks: [Track]) -> [UInt8] {
+        [UInt8]((try? JSONEncoder().encode(SearchResponse(results: tracks))) ?? Data())
     }
 
     private func send(_ fd: Int32, status: Int, type: String, body: [UInt8], fault: StandInFault? = nil,

@@ -69,13 +69,12 @@ final class CatalogEndToEndTests: SharedServerTestCase {
     /// and no line is wider than the terminal.
     func testWideTitlesKeepTheTableAligned() throws {
         let titles = ["東京事変の夜の長い長い題名", "Café ☕ Night", "Plain"]
-        let results = try titles.enumerated().map { i, title in
-            #"{"wrapperType":"track","kind":"song","trackId":\#(60 + i),"artistName":"The Sine Waves","trackName":"#
-                + String(decoding: try JSONEncoder().encode(title), as: UTF8.self)
-                + #","previewUrl":"\#(standIn.baseURL)/previews/tone-440.m4a"}"#
-        }
-        let body = #"{"resultCount":3,"results":["# + results.joined(separator: ",") + "]}"
-        standIn.setFault(.body(Array(body.utf8), contentType: "text/javascript"), forPathPrefix: "/search")
+        standIn.setFault(.answer(titles.enumerated().map { i, title in
+            var track = Track(trackId: 60 + i, trackName: title, artistName: "The Sine Waves",
+                              previewUrl: "\(standIn.baseURL)/previews/tone-440.m4a")
+            track.wrapperType = "track"
+            return track
+        }), forPathPrefix: "/search")
         defer { standIn.setFault(nil, forPathPrefix: "/search") }
         let result = try ProcessRunner.run(BuildProducts.path("previewctl")!, ["--socket", daemon.socketPath, "search", "wide", "--no-play"],
                                            environment: ProcessInfo.processInfo.environment.merging(["COLUMNS": "60"]) { $1 })

@@ -166,13 +166,13 @@ final class PlayerViewEndToEndTests: SharedServerTestCase {
     /// CSI, a bidirectional override) is neither handed to a program nor printed as is.
     func testOpenRefusesAStoreURLThatIsNotAPlainWebAddress() throws {
         let hostile = ["file:///etc/passwd", "javascript:alert(1)", "https://music.apple.com/\u{9B}2J", "https://music.apple.com/\u{202E}gpj.exe"]
-        let results = try hostile.enumerated().map { i, url in
-            #"{"wrapperType":"track","kind":"song","trackId":\#(90 + i),"trackName":"Hostile \#(i)","artistName":"The Sine Waves","#
-                + #""trackViewUrl":"# + String(decoding: try JSONEncoder().encode(url), as: UTF8.self)
-                + #","previewUrl":"\#(standIn.baseURL)/previews/tone-440.m4a"}"#
-        }
-        let body = #"{"resultCount":\#(hostile.count),"results":["# + results.joined(separator: ",") + "]}"
-        standIn.setFault(.body(Array(body.utf8), contentType: "text/javascript"), forPathPrefix: "/search")
+        standIn.setFault(.answer(hostile.enumerated().map { i, url in
+            var track = Track(trackId: 90 + i, trackName: "Hostile \(i)", artistName: "The Sine Waves",
+                              previewUrl: "\(standIn.baseURL)/previews/tone-440.m4a")
+            track.wrapperType = "track"
+            track.trackViewUrl = url
+            return track
+        }), forPathPrefix: "/search")
         defer { standIn.setFault(nil, forPathPrefix: "/search") }
         XCTAssertEqual(try daemon.ctl("search", "anything").status, 0)
         let (folder, environment) = try standInOpener()
