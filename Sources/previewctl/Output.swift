@@ -151,6 +151,25 @@ enum Output {
         TerminalText.sanitized(report.line)
     }
 
+    /// The human form of `memory`: the loads alive, then each store against its bound.
+    static func memory(_ report: MemoryReport) -> String {
+        let live = report.live
+        var lines = ["anonymous memory  " + (report.anonymousBytes.map { mebibytes($0) } ?? "unknown"),
+                     "loads alive       \(live.downloads) downloads, \(live.pcmBuffers) PCM buffers, \(live.decoders) decoders, "
+                        + "\(live.slots) slots (the prefetch window holds \(report.window)); \(live.httpExchanges) HTTP requests"]
+        for store in report.stores {
+            var line = DisplayText.padded(store.name, 18) + "\(store.entries) of \(store.maxEntries)"
+            if let bytes = store.bytes, let max = store.maxBytes { line += ", \(mebibytes(bytes)) of \(mebibytes(max))" }
+            lines.append(line)
+        }
+        return lines.joined(separator: "\n")
+    }
+
+    private static func mebibytes(_ bytes: Int) -> String {
+        let tenths = (bytes * 10 + (1 << 19)) >> 20
+        return "\(tenths / 10).\(tenths % 10) MiB"
+    }
+
     /// One event as a short line (`watch`).
     static func event(_ e: JSONValue) -> String {
         let text = { (key: String) in TerminalText.sanitized(e[key]?.stringValue ?? "") }

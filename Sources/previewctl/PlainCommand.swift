@@ -3,7 +3,7 @@ import PreviewCore
 /// The commands that take no arguments: what each sends and how its answer is shown. Both their
 /// ArgumentParser subcommands and the fast path (`QuickPath`) read this table, so they cannot differ.
 enum PlainCommand: String, CaseIterable {
-    case status, queue, next, prev, pause, resume, toggle, stop, clear, share
+    case status, queue, next, prev, pause, resume, toggle, stop, clear, share, memory
 
     /// The request sent to previewd.
     var request: ControlCommand {
@@ -18,6 +18,7 @@ enum PlainCommand: String, CaseIterable {
         case .stop: return .stop
         case .clear: return .clear
         case .share: return .share
+        case .memory: return .memory
         }
     }
 
@@ -26,6 +27,7 @@ enum PlainCommand: String, CaseIterable {
         switch self {
         case .queue: try invocation.run(request, as: QueueReport.self, human: Output.queue)
         case .share: try invocation.run(request, as: ShareReport.self, human: Output.share)
+        case .memory: try invocation.run(request, as: MemoryReport.self, human: Output.memory)
         default: try invocation.run(request, as: StatusReport.self, human: Output.status)
         }
     }

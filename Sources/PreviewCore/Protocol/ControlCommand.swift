@@ -53,6 +53,8 @@ public enum ControlCommand: Equatable, Sendable {
     case status
     /// The queue with its current and failed items.
     case queue
+    /// What previewd holds in memory: live loads and every store against its bound.
+    case memory
 
     /// Parses `request`, or explains what is wrong with it.
     public init(_ request: ControlRequest) throws(ControlError) {
@@ -155,6 +157,7 @@ public enum ControlCommand: Equatable, Sendable {
             guard let on = args["on"]?.boolValue else { throw ControlError(.badArgument, "shuffle needs \"on\": true or false") }
             self = .setShuffle(on)
         case "status": self = .status
+        case "memory": self = .memory
         case "queue": self = .queue
         default:
             throw ControlError(.unknownCommand, "unknown command \"\(String(request.cmd.prefix(64)))\"")
@@ -220,6 +223,7 @@ public enum ControlCommand: Equatable, Sendable {
         case .setRepeat(let mode): return ControlRequest(id: id, cmd: "repeat", args: ["mode": .string(mode.rawValue)])
         case .setShuffle(let on): return ControlRequest(id: id, cmd: "shuffle", args: ["on": .bool(on)])
         case .status: return ControlRequest(id: id, cmd: "status")
+        case .memory: return ControlRequest(id: id, cmd: "memory")
         case .queue: return ControlRequest(id: id, cmd: "queue")
         }
     }

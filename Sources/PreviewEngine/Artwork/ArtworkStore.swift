@@ -51,6 +51,12 @@ public final class ArtworkStore: @unchecked Sendable {   // confined to the engi
         uses = files.values.map(\.used).max() ?? 0
     }
 
+    /// How full the folder is, for the `memory` command.
+    public var report: StoreReport {
+        StoreReport(name: "artwork", entries: files.count, maxEntries: maxFiles,
+                    bytes: files.values.reduce(0) { $0 + $1.bytes }, maxBytes: maxBytes)
+    }
+
     /// `$XDG_CACHE_HOME/previewd/artwork`, else `~/.cache/previewd/artwork`; nil without either.
     public static func defaultDirectory(environment: [String: String] = ProcessInfo.processInfo.environment) -> String? {
         if let cache = environment["XDG_CACHE_HOME"], cache.hasPrefix("/") { return cache + "/previewd/artwork" }

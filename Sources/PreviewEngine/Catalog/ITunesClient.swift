@@ -39,6 +39,9 @@ public final class ITunesClient: Sendable {
         http.shutdown()
     }
 
+    /// How full the response cache is.
+    public var cacheReport: StoreReport { cache.report }
+
     /// Calls made to the API so far (cache hits excluded).
     public var callCount: Int { calls.load(ordering: .relaxed) }
 

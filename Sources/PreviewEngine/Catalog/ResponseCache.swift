@@ -3,11 +3,13 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
+import PreviewCore
 import Synchronization
 
 /// Answers of the API kept in memory by their full URL for `ttl` seconds, so repeating a search
-/// costs no call. At most `capacity` entries and `maxBytes` bytes of answers (one answer larger than
-/// a quarter of that is not kept); the oldest go first. Thread-safe.
+/// costs no call. Bounded: at most `capacity` entries and `maxBytes` bytes of answers (one answer
+/// larger than a quarter of that is not kept); stale ones go first, then the least recently used.
+/// Thread-safe.
 public final class ResponseCache: Sendable {
     /// Seconds an answer stays fresh.
     public let ttl: Double
@@ -16,10 +18,11 @@ public final class ResponseCache: Sendable {
     /// Bytes of answers kept at most.
     public let maxBytes: Int
     private let now: @Sendable () -> Double
-    /// The answers and their total size.
+    /// The answers (when each was stored, when last used: a counter) and their total size.
     private struct Held {
-        var entries: [String: (data: Data, stored: Double)] = [:]
+        var entries: [String: (data: Data, stored: Double, used: UInt64)] = [:]
         var bytes = 0
+        var uses: UInt64 = 0
 
         mutating func drop(_ key: String) {
             if let old = entries.removeValue(forKey: key) { bytes -= old.data.count }
@@ -39,6 +42,11 @@ public final class ResponseCache: Sendable {
     /// Bytes of answers held now.
     public var heldBytes: Int { held.withLock { $0.bytes } }
 
+    /// How full it is, for the `memory` command.
+    public var report: StoreReport {
+        held.withLock { StoreReport(name: "catalog-cache", entries: $0.entries.count, maxEntries: capacity, bytes: $0.bytes, maxBytes: maxBytes) }
+    }
+
     /// The fresh answer for `key`, if any.
     public func get(_ key: String) -> Data? {
         let t = now()
@@ -48,6 +56,8 @@ public final class ResponseCache: Sendable {
                 h.drop(key)
                 return nil
             }
+            h.uses += 1
+            h.entries[key]?.used = h.uses
             return entry.data
         }
     }
@@ -60,10 +70,11 @@ public final class ResponseCache: Sendable {
             for (stale, entry) in h.entries where t - entry.stored >= ttl { h.drop(stale) }
             h.drop(key)
             while h.entries.count >= capacity || h.bytes + data.count > maxBytes,
-                  let oldest = h.entries.min(by: { $0.value.stored < $1.value.stored }) {
-                h.drop(oldest.key)
+                  let leastRecent = h.entries.min(by: { $0.value.used < $1.value.used }) {
+                h.drop(leastRecent.key)
             }
-            h.entries[key] = (data, t)
+            h.uses += 1
+            h.entries[key] = (data, t, h.uses)
             h.bytes += data.count
         }
     }

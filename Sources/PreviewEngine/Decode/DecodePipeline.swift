@@ -61,6 +61,7 @@ public final class DecodePipeline {
         // Frame-accurate seek: demux from a little before the target (AAC needs the previous frame to
         // overlap with), decode, and drop what comes before the target frame.
         startFrame = max(0, startMs) * format.sampleRate / 1000
+        LiveObjects.decoders.created()   // every stored property is set: deinit runs from here on, even if the seek throws
         if startFrame > 0 {
             let base = stream.pointee.time_base
             let target = av_rescale(Int64(max(0, startMs - Self.seekPrerollMs)), Int64(base.den), Int64(base.num) * 1000)
@@ -70,6 +71,8 @@ public final class DecodePipeline {
             position = nil
         }
     }
+
+    deinit { LiveObjects.decoders.destroyed() }
 
     /// Frames returned so far.
     public var framesProduced: Int { produced }

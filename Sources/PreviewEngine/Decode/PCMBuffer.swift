@@ -36,6 +36,7 @@ public final class PCMBuffer: @unchecked Sendable {   // the semaphore and `read
 
     /// A buffer holding up to `capacityFrames` frames of `format`.
     public init(format: PCMFormat = .engine, capacityFrames: Int) {
+        LiveObjects.pcmBuffers.created()
         precondition(capacityFrames > 0)
         self.format = format
         self.capacityFrames = capacityFrames
@@ -47,6 +48,7 @@ public final class PCMBuffer: @unchecked Sendable {   // the semaphore and `read
     }
 
     deinit {
+        LiveObjects.pcmBuffers.destroyed()
         sem_destroy(room)
         room.deallocate()
         samples.deallocate()

@@ -18,6 +18,7 @@ public final class PreviewDownload: Sendable {
     public init(url: String, fetcher: PreviewFetcher, limit: Int, cache: PreviewCache? = nil) {
         self.url = url
         bytes = PreviewBytes(limit: limit)
+        LiveObjects.downloads.created()
         if let cache, let body = cache.load(url), body.count <= limit {
             bytes.expect(length: body.count)
             bytes.append(body)
@@ -31,8 +32,7 @@ public final class PreviewDownload: Sendable {
         handle = fetcher.fetch(url, into: bytes)
     }
 
-    /// True when the download failed or was cancelled before it completed.
-    public var hasFailed: Bool { bytes.error != nil && !bytes.isComplete }
+    deinit { LiveObjects.downloads.destroyed() }
 
     /// Stops the download; readers waiting on its bytes return `.cancelled`.
     public func cancel() { handle?.cancel() }

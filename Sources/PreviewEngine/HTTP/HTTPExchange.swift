@@ -27,11 +27,15 @@ final class HTTPExchange: @unchecked Sendable {   // a curl easy handle and its 
     init(request: HTTPRequest, handler: any HTTPResponseHandler) {
         self.request = request
         self.handler = handler
+        LiveObjects.httpExchanges.created()
         errorText = .allocate(capacity: Int(CURL_ERROR_SIZE))
         errorText.initialize(repeating: 0, count: Int(CURL_ERROR_SIZE))
     }
 
-    deinit { errorText.deallocate() }
+    deinit {
+        errorText.deallocate()
+        LiveObjects.httpExchanges.destroyed()
+    }
 
     var isCancelled: Bool { cancelled.load(ordering: .acquiring) }
 

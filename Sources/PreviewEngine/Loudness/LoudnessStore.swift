@@ -9,21 +9,25 @@ import PreviewCore
 /// Whole-clip loudness measured so far, by track (its trackId; the preview URL's digest for an item
 /// without one), so a replay costs nothing. With a disk cache it is also kept in `loudness.tsv`
 /// there (one `key<TAB>LUFS<TAB>dBTP` line per measurement, appended), read back at start, so it
-/// survives restarts like the previews do. Bounded in memory and on disk. The player's alone.
+/// survives restarts like the previews do. Bounded in memory (`maxEntries`, the least recently
+/// used forgotten first, about 100 bytes each) and on disk (rewritten from memory when it has grown
+/// to twice that). The player's alone.
 final class LoudnessStore {
-    /// Measurements kept; past this the oldest half is forgotten.
-    static let maxEntries = 10_000
+    /// Measurements kept at most.
+    let maxEntries: Int
 
-    private var entries: [String: Loudness] = [:]
-    private var order: [String] = []   // oldest first
+    /// Each measurement and when it was last recorded or asked for (a counter).
+    private var entries: [String: (loudness: Loudness, used: UInt64)] = [:]
+    private var uses: UInt64 = 0
     private let cache: PreviewCache?
     static let fileName = "loudness.tsv"
     /// A file larger than this was not written by previewd: it is not read.
     static let maxFileBytes = 4 << 20
 
     /// A store; persisted in the disk `cache`'s folder when there is one.
-    init(cache: PreviewCache?) {
+    init(cache: PreviewCache?, maxEntries: Int = 10_000) {
         self.cache = cache
+        self.maxEntries = max(1, maxEntries)
         var info = stat()
         guard let file = cache?.directory.appendingPathComponent(Self.fileName).path, stat(file, &info) == 0,
               info.st_size <= Self.maxFileBytes, let text = try? String(contentsOfFile: file, encoding: .utf8) else { return }
@@ -34,8 +38,10 @@ final class LoudnessStore {
             remember(Loudness(integratedLUFS: lufs, peakDB: peak, isWholeTrack: true), for: String(fields[0]))
             lines += 1
         }
-        if lines > 2 * Self.maxEntries {   // appended to for long: keep what memory kept
-            cache?.replace(Self.fileName, with: order.compactMap { key in entries[key].map { Self.line(key, $0) } }.joined())
+        evictPastBound()
+        if lines > 2 * maxEntries {   // appended to for long: keep what memory kept, oldest first
+            let kept = entries.sorted { $0.value.used < $1.value.used }
+            cache?.replace(Self.fileName, with: kept.map { Self.line($0.key, $0.value.loudness) }.joined())
         }
     }
 
@@ -44,12 +50,21 @@ final class LoudnessStore {
         trackId.map { String($0) } ?? "url-" + SHA256.hex(Array(url.utf8))
     }
 
-    /// The whole-clip measurement of `key`, if made.
-    subscript(key: String) -> Loudness? { entries[key] }
+    /// The whole-clip measurement of `key`, if made (and now the most recently used).
+    subscript(key: String) -> Loudness? {
+        guard let entry = entries[key] else { return nil }
+        uses += 1
+        entries[key]?.used = uses
+        return entry.loudness
+    }
+
+    /// How full it is, for the `memory` command.
+    var report: StoreReport { StoreReport(name: "loudness", entries: entries.count, maxEntries: maxEntries) }
 
     /// Keeps a whole-clip measurement (and appends it to the file).
     func record(_ loudness: Loudness, for key: String) {
         remember(loudness, for: key)
+        evictPastBound()
         cache?.append(Self.line(key, loudness), to: Self.fileName)
     }
 
@@ -58,10 +73,18 @@ final class LoudnessStore {
     }
 
     private func remember(_ loudness: Loudness, for key: String) {
-        if entries.updateValue(loudness, forKey: key) == nil { order.append(key) }
-        if order.count > Self.maxEntries {
-            order.prefix(Self.maxEntries / 2).forEach { entries[$0] = nil }
-            order.removeFirst(Self.maxEntries / 2)
+        uses += 1
+        entries[key] = (loudness, uses)
+    }
+
+    /// Forgets the least recently used measurements past `maxEntries`: one scan per new measurement
+    /// once full (a few a minute), one sort after reading the file.
+    private func evictPastBound() {
+        let excess = entries.count - maxEntries
+        if excess == 1, let leastRecent = entries.min(by: { $0.value.used < $1.value.used }) {
+            entries[leastRecent.key] = nil
+        } else if excess > 1 {
+            for key in entries.sorted(by: { $0.value.used < $1.value.used }).prefix(excess).map(\.key) { entries[key] = nil }
         }
     }
 }

@@ -15,6 +15,7 @@ extension Player {
     /// it is known. One runs at a time; the current track's goes first.
     func measureLoudness(_ url: String) {
         guard normalization.mode == .track, measuringURL != url, !measureQueue.contains(url) else { return }
+        measureQueue.removeAll { downloads[$0] == nil }   // left the window meanwhile: bounded by the downloads held
         if url == core.current?.url { measureQueue.insert(url, at: 0) } else { measureQueue.append(url) }
         startNextMeasurement()
     }

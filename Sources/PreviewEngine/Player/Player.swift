@@ -157,6 +157,7 @@ public actor Player {
         case .setShuffle(let on): try apply(.setShuffle(on, seed: UInt64.random(in: 0...UInt64.max)))
         case .status: break
         case .queue: return QueueReport(index: core.transport.index, items: core.queue.items)
+        case .memory: return memoryReport()
         }
         return status()
     }

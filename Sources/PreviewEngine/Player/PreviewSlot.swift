@@ -46,10 +46,13 @@ public final class PreviewSlot: Sendable {
         self.download = download
         self.label = label
         self.onEvent = { onEvent(id, $0) }
+        LiveObjects.slots.created()
         pcm = PCMBuffer(format: format, capacityFrames: format.frames(milliseconds: policy.pcmAheadMs))
         decoding = Mutex(Decoding(headFrames: headMs.map { format.frames(milliseconds: $0) }))
         startDecoder(framesBefore: 0)
     }
+
+    deinit { LiveObjects.slots.destroyed() }
 
     /// Makes sure the whole track gets decoded: a parked head goes on from where it stopped. Call
     /// when the slot becomes current.

@@ -1,0 +1,18 @@
+import PreviewCore
+
+/// The `memory` command: the loads alive against the prefetch window, and every store that grows
+/// with use against its bound.
+extension Player {
+    func memoryReport() -> MemoryReport {
+        var stores = [StoreReport(name: "queue", entries: core.queue.count, maxEntries: PlayQueue.maxCount),
+                      catalog.cacheReport,
+                      loudness.report,
+                      StoreReport(name: "loudness-waiting", entries: measureQueue.count, maxEntries: window)]
+        if let artwork { stores.append(artwork.report) }
+        return MemoryReport(live: LiveObjects.report, window: window, stores: stores,
+                            anonymousBytes: ProcessMemory.anonymousBytes())
+    }
+
+    /// Loads the prefetch window holds at most: the current track and its prefetched neighbours.
+    var window: Int { 1 + policy.prefetchAhead + policy.prefetchBehind }
+}
