@@ -232,8 +232,10 @@ public struct PlayerCore: Equatable, Sendable {
             }
         } else if let (index, slot) = prefetched.first(where: { $0.value.id == id }) {
             guard afterMs == 0 else { prefetched[index]?.phase = .finished; return }
-            // A neighbour that cannot play is skipped before anyone asks for it.
+            // A neighbour that cannot play is skipped before anyone asks for it; its slot (buffer,
+            // download) is let go with it.
             prefetched[index] = nil
+            effects.append(.cancelSlot(id))
             if follower == slot.id { follower = nil; effects.append(.follow(nil)) }
             markFailed(index, message, neighbour: true, into: &effects)
         }

@@ -159,6 +159,7 @@ final class PreviewTransfer: HTTPResponseHandler, @unchecked Sendable {   // att
     }
 
     func finish(_ failure: HTTPFailure?) {
+        attempt.withLock { $0.exchange = nil }   // it has ended: its curl state goes now, not with the download
         if failure == .cancelled || bytes.error != nil {
             bytes.fail(.cancelled)   // no-op when it already failed for a reason
             return

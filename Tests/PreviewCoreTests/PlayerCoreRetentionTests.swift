@@ -1,0 +1,110 @@
+import PreviewCore
+import XCTest
+
+/// Every slot and download the core starts is let go by an effect once the core no longer holds it,
+/// whatever the order of commands and engine events: the engine's tables, which only follow the
+/// effects, then hold exactly what the core holds. A slot dropped without `.cancelSlot` is a load
+/// (its bytes, PCM ring and decoder) the engine would keep for as long as it runs.
+final class PlayerCoreRetentionTests: XCTestCase {
+    typealias Effect = PlayerCore.Effect
+
+    /// What the engine holds when it carries out the effects, as `Player` does.
+    private struct EngineTables {
+        var slots = Set<PlayerCore.SlotID>()
+        var downloads = Set<String>()
+
+        mutating func carryOut(_ effects: [Effect]) {
+            for effect in effects {
+                switch effect {
+                case .startSlot(let slot, _): XCTAssertTrue(slots.insert(slot.id).inserted, "slot \(slot.id) started twice")
+                case .cancelSlot(let id): slots.remove(id)
+                case .startDownload(let url): XCTAssertTrue(downloads.insert(url).inserted, "\(url) started while held: the old download would be orphaned")
+                case .cancelDownload(let url): downloads.remove(url)
+                default: break
+                }
+            }
+        }
+    }
+
+    /// A small deterministic generator, so a failing seed can be replayed.
+    private struct Generator: RandomNumberGenerator {
+        var state: UInt64
+        mutating func next() -> UInt64 {
+            state &+= 0x9E37_79B9_7F4A_7C15
+            var z = state
+            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+            return z ^ (z >> 31)
+        }
+    }
+
+    private static func tracks(_ ids: Range<Int>) -> [Track] {
+        ids.map { Track(trackId: $0, previewUrl: "https://example.com/\($0 % 9).m4a") }
+    }
+
+    func testRandomCommandsAndEngineEventsLeaveNoSlotOrDownloadBehind() {
+        for seed in 0..<150 {
+            var random = Generator(state: UInt64(seed))
+            var core = PlayerCore(policy: .init(ahead: 1 + seed % 2, behind: 1, headMs: 250))
+            var engine = EngineTables()
+            for step in 0..<250 {
+                engine.carryOut(Self.step(&core, &random))
+                let held = Set([core.current?.id].compactMap { $0 } + core.prefetched.values.map(\.id))
+                XCTAssertEqual(engine.slots, held, "seed \(seed), step \(step): slots the engine holds")
+                XCTAssertEqual(engine.downloads, Set(core.downloads.keys), "seed \(seed), step \(step): downloads the engine holds")
+                if engine.slots != held || engine.downloads != Set(core.downloads.keys) { return }
+            }
+        }
+    }
+
+    /// One random command or engine event, as clients and the engine could send them.
+    private static func step(_ core: inout PlayerCore, _ random: inout Generator) -> [Effect] {
+        let held = [core.current].compactMap { $0 } + core.prefetched.values.sorted { $0.id < $1.id }
+        let slot = held.randomElement(using: &random)
+        switch Int.random(in: 0..<20, using: &random) {
+        case 0: return core.replaceQueue(with: tracks(0..<Int.random(in: 1...7, using: &random)), play: Bool.random(using: &random))
+        case 1: return (try? core.append(tracks(10..<13), play: Bool.random(using: &random))) ?? []
+        case 2:
+            guard core.queue.count > 0 else { return [] }
+            let index = Int.random(in: 0..<core.queue.count, using: &random)
+            return core.edit { $0.remove(at: index) }
+        case 3:
+            guard core.queue.count > 1 else { return [] }
+            let (from, to) = (Int.random(in: 0..<core.queue.count, using: &random), Int.random(in: 0..<core.queue.count, using: &random))
+            return core.edit { $0.move(from: from, to: to) }
+        case 4: return Int.random(in: 0..<10, using: &random) == 0 ? core.edit { $0.removeAll() } : []
+        case 5:
+            let inputs: [Transport.Input] = [.next, .prev, .pause, .resume, .toggle, .stop, .play(index: nil),
+                                             .play(index: Int.random(in: 0..<8, using: &random)), .seek(toMs: 5_000),
+                                             .setRepeat([.off, .one, .all].randomElement(using: &random)!),
+                                             .setShuffle(Bool.random(using: &random), seed: 7)]
+            return (try? core.apply(inputs.randomElement(using: &random)!)) ?? []
+        case 6, 7: return slot.map { core.handle(.ready($0.id, containerMs: 30_000)) } ?? []
+        case 8: return slot.map { core.handle(.parked($0.id)) } ?? []
+        case 9: return slot.map { core.handle(.finished($0.id, ms: 29_000)) } ?? []
+        case 10: return slot.map { core.handle(.failed($0.id, "broken", afterMs: 0)) } ?? []
+        case 11: return slot.map { core.handle(.failed($0.id, "cut off", afterMs: 1_200)) } ?? []
+        case 12: return slot.map { core.handle(.drained($0.id)) } ?? []
+        case 13: return slot.map { core.handle(.started($0.id)) } ?? []
+        case 14: return slot.map { core.handle(.underrun($0.id)) } ?? []
+        case 15, 16:
+            guard let url = core.downloads.keys.sorted().randomElement(using: &random) else { return [] }
+            return core.handle(.downloadEnded(url: url, complete: Int.random(in: 0..<4, using: &random) > 0))
+        case 17: return core.handle(.outputLost("gone", heardMs: 700))
+        case 18: return core.handle(.outputBack)
+        default: return slot.map { core.handle(.refilled($0.id)) } ?? []
+        }
+    }
+
+    func testANeighbourThatFailsIsLetGo() {
+        var core = PlayerCore(policy: .init(ahead: 1, behind: 1, headMs: 250))
+        _ = core.replaceQueue(with: Self.tracks(0..<3), play: true)
+        let current = core.current!.id
+        _ = core.handle(.ready(current, containerMs: 30_000))
+        _ = core.handle(.downloadEnded(url: core.current!.url, complete: true))
+        let neighbour = core.prefetched[1]!.id
+        let effects = core.handle(.failed(neighbour, "not an audio file", afterMs: 0))
+        XCTAssertTrue(effects.contains(.cancelSlot(neighbour)), "its buffer and download must not outlive it: \(effects)")
+        XCTAssertTrue(effects.contains(.trackFailed(index: 1, message: "not an audio file", neighbour: true)))
+    }
+}
