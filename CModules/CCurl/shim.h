@@ -49,6 +49,25 @@ static inline int ccurl_sockaddr_ip(const struct curl_sockaddr *address, unsigne
     return 0;
 }
 
+/// The shape of CURLOPT_PREREQFUNCTION's callback: called once a connection is ready, before the
+/// request goes out on it; returns CURL_PREREQFUNC_OK.
+typedef int (*ccurl_prereq_callback)(void *context, char *primary_ip, char *local_ip, int primary_port, int local_port);
+
+/// curl_easy_setopt with the pre-request callback.
+static inline CURLcode ccurl_set_prereq(CURL *easy, ccurl_prereq_callback value) {
+    return curl_easy_setopt(easy, CURLOPT_PREREQFUNCTION, value);
+}
+
+/// curl_share_setopt with a long (what to share: CURL_LOCK_DATA_DNS, CURL_LOCK_DATA_SSL_SESSION…).
+static inline CURLSHcode ccurl_share_set_long(CURLSH *share, CURLSHoption option, long value) {
+    return curl_share_setopt(share, option, value);
+}
+
+/// The folder of hashed CA certificates libcurl was built to trust (Debian: /etc/ssl/certs); NULL if none.
+static inline const char *ccurl_default_capath(void) {
+    return curl_version_info(CURLVERSION_NOW)->capath;
+}
+
 /// curl_multi_setopt with a long.
 static inline CURLMcode ccurl_multi_set_long(CURLM *multi, CURLMoption option, long value) {
     return curl_multi_setopt(multi, option, value);

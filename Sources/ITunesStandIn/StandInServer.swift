@@ -162,6 +162,8 @@ public final class StandInServer {
         let catalog = self.catalog
         lock.unlock()
 
+        // A HEAD (previewd's pre-connect probes its host's root): the head alone, as servers do.
+        if head.method == "HEAD" { return send(fd, status: 200, type: "text/html", body: []) }
         if delay > 0 { usleep(UInt32(delay) * 1000) }
         for fault in faultList {
             switch fault {

@@ -129,6 +129,18 @@ struct Previewd: ParsableCommand {
     @Option(help: "Seconds a catalog call may take.")
     var catalogTimeout: Int = 10
 
+    @Option(help: ArgumentHelp("Seconds an idle connection to the API, the preview or the artwork host is kept for the next request (0: closed at once, and nothing is connected ahead of need).",
+                               valueName: "SECONDS"))
+    var keepWarm: Int = 120
+
+    @Option(help: ArgumentHelp("Where previews usually come from, connected while the first search is in flight (default: Apple's preview CDN for Apple's API, else the API's own host); later, the host of the last results' previews.",
+                               valueName: "URL"))
+    var previewHost: String?
+
+    @Option(help: ArgumentHelp("Trust the certificate authorities in PATH (PEM) besides the system's: a company's TLS proxy, a private mirror.",
+                               valueName: "PATH"))
+    var caFile: String?
+
     @Option(help: "Least important log lines shown: debug, info, warning or error.")
     var logLevel: LogLevelName = .info
 
@@ -155,6 +167,11 @@ struct Previewd: ParsableCommand {
         guard (1...600).contains(rateLimit) else { throw ValidationError("--rate-limit must be 1–600 calls a minute") }
         guard (0...86_400).contains(catalogCacheSeconds) else { throw ValidationError("--catalog-cache-seconds must be 0–86400") }
         guard (1...120).contains(catalogTimeout) else { throw ValidationError("--catalog-timeout must be 1–120 s") }
+        if let previewHost, WarmOrigins.origin(of: previewHost) == nil {
+            throw ValidationError("--preview-host must be an http or https URL (got \(previewHost))")
+        }
+        guard (0...3600).contains(keepWarm) else { throw ValidationError("--keep-warm must be 0–3600 s") }
+        if let caFile, let problem = HTTPClientSettings.problem(caFile: caFile) { throw ValidationError("--ca-file \(caFile): \(problem)") }
         guard (1...3600).contains(previewTimeout) else { throw ValidationError("--preview-timeout must be 1–3600 s") }
         guard (-40...(-5)).contains(loudnessTarget) else { throw ValidationError("--loudness-target must be -40 to -5 LUFS") }
         guard (0.1...3600).contains(onEventTimeout) else { throw ValidationError("--on-event-timeout must be 0.1–3600 s") }
@@ -182,11 +199,14 @@ struct Previewd: ParsableCommand {
                 throw ExitCode(1)
             }
         }
-        let http = HTTPClient()   // one network thread and one connection pool for the catalog and the previews
+        // One network thread, one connection cache, one DNS and TLS session cache for the catalog,
+        // the previews and the artwork; the next host's connection opened while waiting for the last.
+        let http = HTTPClient(settings: HTTPClientSettings(keepWarmSeconds: Double(keepWarm), caFile: caFile))
+        let warm = WarmPaths(apiBase: apiBase, previewHost: previewHost, http: http, localOrigin: PreviewURLPolicy.origin(of: apiBase))
         let catalog = ITunesClient(base: URL(string: apiBase)!, country: country.uppercased(), timeout: Double(catalogTimeout),
-                                   callsPerMinute: rateLimit, cacheSeconds: Double(catalogCacheSeconds), http: http)
+                                   callsPerMinute: rateLimit, cacheSeconds: Double(catalogCacheSeconds), http: http, warm: warm)
         let fetcher = PreviewFetcher(stallTimeout: policy.stallTimeout, deadline: policy.downloadDeadline,
-                                     localOrigin: PreviewURLPolicy.origin(of: apiBase), http: http)
+                                     localOrigin: PreviewURLPolicy.origin(of: apiBase), http: http, warm: warm)
         // The engine loop is this thread from `loop.run()` on: the player, the control socket, the
         // tasks and the signals all run there.
         let loop = EngineLoop()
@@ -219,6 +239,7 @@ struct Previewd: ParsableCommand {
             throw ExitCode(1)
         }
         let activated = if case .socket = handover { " (socket activation)" } else { "" }
+        if case .socket = handover { warm.startedBySocket() }
         log(.info, "previewd \(PreviewVersion.string) listening on \(path)\(activated); catalog \(apiBase)")
         let hook = onEvent.map { EventHook(program: $0, loop: loop, log: log, timeout: onEventTimeout) }
         if let hook { events.addObserver { hook.handle($0) } }

@@ -21,11 +21,14 @@ public final class ITunesClient: Sendable {
     private let governor: RateGovernor
     private let cache: ResponseCache
     private let calls = Atomic<Int>(0)
+    /// Told of each call and its results, to open the preview host's connection meanwhile.
+    private let warm: WarmPaths?
 
     /// A client of the API at `base` for storefront `country`, at most `callsPerMinute` calls,
     /// answers kept `cacheSeconds`.
     public init(base: URL, country: String = "US", timeout: Double = 10, callsPerMinute: Int = 20,
-                cacheSeconds: Double = 300, http: HTTPClient = HTTPClient()) {
+                cacheSeconds: Double = 300, http: HTTPClient = HTTPClient(), warm: WarmPaths? = nil) {
+        self.warm = warm
         self.base = base
         self.country = country
         self.timeout = timeout
@@ -115,6 +118,7 @@ public final class ITunesClient: Sendable {
         request.localOrigin = origin
         request.allowRedirect = { PreviewURLPolicy.isFetchable($0) && PreviewURLPolicy.localAddressReason($0, apiOrigin: origin) == nil }
         let response: HTTPResponse
+        warm?.catalogCallStarting()
         do {
             response = try await http.response(to: request, limit: maxResponseBytes)
         } catch .timedOut {
@@ -139,6 +143,7 @@ public final class ITunesClient: Sendable {
             throw .invalidData("not the shape the API sends (\(Self.describe(error)))")
         }
         cache.put(key, data)
+        if let answer = value as? SearchResponse { warm?.learn(from: answer.results) }
         return value
     }
 

@@ -28,11 +28,14 @@ public final class PreviewFetcher: Sendable {
     /// e.g. a local mirror); nil refuses every local address.
     public let localOrigin: String?
     let http: HTTPClient
+    /// Told of each preview asked for, to open its artwork host's connection meanwhile.
+    private let warm: WarmPaths?
 
     /// A fetcher that waits `stallTimeout` for bytes and resumes a dropped download after each of
     /// `resumeBackoff`; previews on local addresses are fetched only from `localOrigin`.
     public init(stallTimeout: Double = 15, deadline: Double = 90, resumeBackoff: [Double] = [0.1, 0.5, 1.5],
-                localOrigin: String? = nil, http: HTTPClient = HTTPClient()) {
+                localOrigin: String? = nil, http: HTTPClient = HTTPClient(), warm: WarmPaths? = nil) {
+        self.warm = warm
         self.stallTimeout = stallTimeout
         self.deadline = deadline
         self.resumeBackoff = resumeBackoff
@@ -50,6 +53,7 @@ public final class PreviewFetcher: Sendable {
         }
         let transfer = PreviewTransfer(url: url, bytes: bytes, fetcher: self)
         transfer.startNextAttempt()
+        warm?.previewRequested()
         return FetchHandle(transfer: transfer, bytes: bytes)
     }
 

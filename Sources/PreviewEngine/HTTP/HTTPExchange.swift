@@ -23,6 +23,9 @@ final class HTTPExchange: @unchecked Sendable {   // a curl easy handle and its 
     private var retryAfter: Int?
     private var contentRangeStart: Int?
     private let cancelled = Atomic<Bool>(false)
+    /// A probe's start, and when its connection was ready (loop thread; monotonic nanoseconds).
+    var startedAt: UInt64 = 0
+    var connectedAt: UInt64?
 
     init(request: HTTPRequest, handler: any HTTPResponseHandler) {
         self.request = request

@@ -10,9 +10,8 @@ public struct HTTPRequest: Sendable {
     public var stallTimeout: Double = 15
     /// Let libcurl ask for and undo gzip/deflate/brotli (JSON answers; never for audio with a Range).
     public var acceptCompression = false
-    /// PEM certificates of the authorities to trust for https, besides the system's (a private
-    /// mirror's own CA); nil trusts the system's store only.
-    public var caFile: String?
+    /// A HEAD: the answer's head only (a pre-connect's probe).
+    public var headOnly = false
     /// Redirects followed, each checked with `allowRedirect` first.
     public var maxRedirects = 5
     /// Whether a redirect may go to this absolute URL; false fails the request. A redirect from

@@ -1,0 +1,376 @@
+import CCurl
+import Glibc
+import PreviewCore
+
+/// The multi handle and the exchanges on it; everything but `post` and `stop` runs on the loop's thread.
+///
+/// Warm paths: every easy handle shares one DNS cache and one TLS session cache (a curl share), and
+/// the multi handle keeps one cache of idle connections, so catalog calls, previews and artwork
+/// reuse each other's connections (HTTP/2 multiplexes them where the server offers it) and a
+/// reconnection resumes its TLS session. Idle connections are closed `keepWarm` seconds after the
+/// last transfer ended (one timer, then no wake-up). A pre-connect (`preconnect`) opens a
+/// connection ahead of need with a HEAD of the origin's root; a request for that origin that comes
+/// while the probe's connection is up but its answer is still on the way waits for it (never longer
+/// than a new connection would take: the probe's own connect time), so it goes on that connection.
+final class CurlLoop: @unchecked Sendable {   // `mailbox`, `stopping`, `multi` (to wake it) guarded by `lock`
+    enum Message {
+        case start(HTTPExchange), cancel(HTTPExchange)
+        /// Open a connection to the request's origin ahead of need (the request is a probe).
+        case preconnect(HTTPRequest)
+        /// Run the closure at the deadline (monotonic nanoseconds).
+        case after(UInt64, @Sendable () -> Void)
+    }
+
+    private static let globalInit: Void = { curl_global_init(Int(CURL_GLOBAL_DEFAULT)) }()
+    let settings: HTTPClientSettings
+    private var multi: UnsafeMutableRawPointer      // swapped (idle connections closed) by the loop thread under `lock`
+    private let share: UnsafeMutableRawPointer
+    private let lock = Lock()
+    private var mailbox: [Message] = []
+    private var stopping = false
+    private var finished = false   // the thread has left `run`; the multi handle is gone
+    private let ended = Condition()   // guards `hasEnded`, broadcast when `run` returns
+    private var hasEnded = false
+    // The loop thread's own state.
+    private var active: [UnsafeMutableRawPointer: HTTPExchange] = [:]   // by easy handle
+    private var timers: [(deadline: UInt64, body: @Sendable () -> Void)] = []   // by deadline
+    /// Pre-connects under way, by origin (`scheme://host:port`).
+    private var probes: [String: HTTPExchange] = [:]
+    /// Requests waiting for their origin's probe to end, by origin.
+    private var held: [String: [HTTPExchange]] = [:]
+    /// When a transfer to each origin last ended well (its connection is likely idle in the cache).
+    private var lastUsed: [String: UInt64] = [:]
+    /// Bumped whenever a transfer starts: the idle-close timer of an earlier quiet spell does nothing.
+    private var busyGeneration: UInt64 = 0
+
+    init(settings: HTTPClientSettings) {
+        _ = Self.globalInit
+        self.settings = settings
+        multi = Self.makeMulti()
+        share = curl_share_init()!
+        ccurl_share_set_long(share, CURLSHOPT_SHARE, Int(CURL_LOCK_DATA_DNS.rawValue))
+        ccurl_share_set_long(share, CURLSHOPT_SHARE, Int(CURL_LOCK_DATA_SSL_SESSION.rawValue))
+    }
+
+    private static func makeMulti() -> UnsafeMutableRawPointer {
+        let multi = curl_multi_init()!
+        ccurl_multi_set_long(multi, CURLMOPT_MAX_HOST_CONNECTIONS, 4)
+        return multi
+    }
+
+    func post(_ message: Message) {
+        // The wake-up is sent holding the lock, so the multi handle cannot be freed under it.
+        let ended = lock.withLock { () -> Bool in
+            if !finished {
+                mailbox.append(message)
+                curl_multi_wakeup(multi)
+            }
+            return finished
+        }
+        if ended { Self.settle(message) }   // nothing will run it
+    }
+
+    /// Ends a message the loop will not carry out: a start is cancelled, a timer runs.
+    private static func settle(_ message: Message) {
+        switch message {
+        case .start(let exchange): exchange.finish(.cancelled)
+        case .after(_, let body): body()
+        case .cancel, .preconnect: break
+        }
+    }
+
+    func stop() {
+        lock.withLock {
+            stopping = true
+            if !finished { curl_multi_wakeup(multi) }
+        }
+    }
+
+    func run() {
+        while true {
+            let (messages, stop) = lock.withLock { () -> ([Message], Bool) in
+                defer { mailbox.removeAll() }
+                return (mailbox, stopping)
+            }
+            for message in messages {
+                switch message {
+                case .start(let exchange) where stop || exchange.isCancelled: exchange.finish(.cancelled)
+                case .start(let exchange): admit(exchange)
+                case .cancel(let exchange): cancel(exchange)
+                case .preconnect(let request) where !stop: preconnect(request)
+                case .preconnect: break
+                case .after(let deadline, let body): schedule(deadline, body)
+                }
+            }
+            if stop { break }
+            let now = MonotonicClock.nanoseconds()
+            while let first = timers.first, first.deadline <= now {
+                timers.removeFirst()
+                first.body()
+            }
+            var running: Int32 = 0
+            curl_multi_perform(multi, &running)
+            collectFinished()
+            // No timer thread: curl shortens the wait to its next timeout when a transfer needs one,
+            // `after` bounds it by the first deadline, and `post`/`stop` end it with curl_multi_wakeup.
+            // Idle, the thread sleeps.
+            let untilTimer = timers.first.map { Int32(clamping: ($0.deadline - min($0.deadline, now)) / 1_000_000 + 1) }
+            curl_multi_poll(multi, nil, 0, untilTimer ?? Int32.max, nil)
+        }
+        for exchange in Array(active.values) { end(exchange, .cancelled) }
+        for exchange in held.values.joined() { exchange.finish(.cancelled) }
+        held = [:]
+        let late = lock.withLock { () -> [Message] in
+            finished = true
+            defer { mailbox.removeAll() }
+            return mailbox
+        }
+        // Timers not yet due run now, early: a sleeper is not left waiting on a loop that has ended.
+        let pending = timers.map { Message.after($0.deadline, $0.body) }
+        timers = []
+        (pending + late).forEach(Self.settle)
+        curl_multi_cleanup(multi)
+        curl_share_cleanup(share)
+        ended.lock()
+        hasEnded = true
+        ended.broadcast()
+        ended.unlock()
+    }
+
+    /// Waits for `run` to return (after `stop`).
+    func waitUntilEnded() {
+        ended.lock()
+        while !hasEnded { ended.wait(seconds: 1) }
+        ended.unlock()
+    }
+
+    private func schedule(_ deadline: UInt64, _ body: @escaping @Sendable () -> Void) {
+        timers.insert((deadline, body), at: timers.firstIndex { $0.deadline > deadline } ?? timers.endIndex)
+    }
+
+    // MARK: Warm paths
+
+    /// Starts `exchange`, unless its origin's probe is connected and about to answer: then it waits
+    /// for the probe's end, or for as long as the probe took to connect, whichever comes first.
+    private func admit(_ exchange: HTTPExchange) {
+        guard let origin = WarmOrigins.origin(of: exchange.request.url), let probe = probes[origin],
+              let connected = probe.connectedAt else {
+            add(exchange)
+            return
+        }
+        held[origin, default: []].append(exchange)
+        let patience = connected - min(connected, probe.startedAt)
+        schedule(connected + patience) { [unowned self] in releaseHeld(origin) }
+    }
+
+    private func releaseHeld(_ origin: String) {
+        for exchange in held.removeValue(forKey: origin) ?? [] {
+            if exchange.isCancelled { exchange.finish(.cancelled) } else { add(exchange) }
+        }
+    }
+
+    private func cancel(_ exchange: HTTPExchange) {
+        if let easy = exchange.easy, active[easy] != nil { end(exchange, .cancelled); return }
+        for (origin, waiting) in held where waiting.contains(where: { $0 === exchange }) {
+            held[origin] = waiting.filter { $0 !== exchange }
+            exchange.finish(.cancelled)
+        }
+    }
+
+    /// Opens a connection to `request`'s origin with a HEAD, unless one is likely open and idle (a
+    /// transfer there ended within the keep-warm time), a transfer there is under way, or a probe
+    /// already is: at most one spare connection per origin.
+    private func preconnect(_ request: HTTPRequest) {
+        guard settings.keepWarmSeconds > 0, let origin = WarmOrigins.origin(of: request.url), probes[origin] == nil,
+              !active.values.contains(where: { WarmOrigins.origin(of: $0.request.url) == origin }) else { return }
+        let now = MonotonicClock.nanoseconds()
+        if let used = lastUsed[origin], now - used < UInt64(settings.keepWarmSeconds * 1e9) { return }
+        let probe = HTTPExchange(request: request, handler: DiscardingHandler.shared)
+        probe.startedAt = now
+        probes[origin] = probe
+        add(probe)
+    }
+
+    /// Closes every idle connection once nothing has run for the keep-warm time (a new multi handle
+    /// has an empty connection cache; DNS and TLS sessions stay in the share).
+    private func closeIdleConnectionsLater() {
+        let generation = busyGeneration
+        schedule(MonotonicClock.nanoseconds() + UInt64(settings.keepWarmSeconds * 1e9)) { [unowned self] in
+            guard generation == busyGeneration, active.isEmpty else { return }
+            let fresh = Self.makeMulti()
+            let old = lock.withLock { () -> UnsafeMutableRawPointer in
+                defer { multi = fresh }
+                return multi
+            }
+            curl_multi_cleanup(old)
+            lastUsed = [:]
+        }
+    }
+
+    // MARK: Exchanges
+
+    /// Configures a new easy handle for `exchange` and puts it on the multi handle.
+    private func add(_ exchange: HTTPExchange) {
+        guard let easy = curl_easy_init() else { exchange.finish(.transport("libcurl could not make a handle")); return }
+        busyGeneration += 1
+        exchange.easy = easy
+        let request = exchange.request
+        let me = Unmanaged.passUnretained(exchange).toOpaque()
+        ccurl_set_long(easy, CURLOPT_NOSIGNAL, 1)
+        ccurl_set_string(easy, CURLOPT_PROTOCOLS_STR, "http,https")
+        ccurl_set_string(easy, CURLOPT_USERAGENT, "previewd")
+        ccurl_set_long(easy, CURLOPT_FOLLOWLOCATION, 0)   // redirects are followed here, each one checked
+        ccurl_set_pointer(easy, CURLOPT_SHARE, share)
+        ccurl_set_long(easy, CURLOPT_HTTP_VERSION, Int(CURL_HTTP_VERSION_2TLS))
+        ccurl_set_long(easy, CURLOPT_PIPEWAIT, 1)   // HTTP/2: wait for a connection being made rather than open another
+        if settings.keepWarmSeconds > 0 {
+            ccurl_set_long(easy, CURLOPT_MAXAGE_CONN, max(1, Int(settings.keepWarmSeconds.rounded())))
+        } else {
+            ccurl_set_long(easy, CURLOPT_FORBID_REUSE, 1)
+        }
+        if let caFile = settings.caFile {   // besides the system's: its folder of hashed certificates stays trusted
+            ccurl_set_string(easy, CURLOPT_CAINFO, caFile)
+            if let system = ccurl_default_capath() { ccurl_set_pointer(easy, CURLOPT_CAPATH, UnsafeMutableRawPointer(mutating: system)) }
+        }
+        let stall = max(request.stallTimeout, 0.001)
+        ccurl_set_long(easy, CURLOPT_CONNECTTIMEOUT_MS, Int(stall * 1000))
+        ccurl_set_long(easy, CURLOPT_LOW_SPEED_LIMIT, 1)                     // no byte for…
+        ccurl_set_long(easy, CURLOPT_LOW_SPEED_TIME, max(1, Int(stall.rounded(.up))))   // …this long fails
+        if let total = request.totalTimeout { ccurl_set_long(easy, CURLOPT_TIMEOUT_MS, max(1, Int(total * 1000))) }
+        if request.acceptCompression { ccurl_set_string(easy, CURLOPT_ACCEPT_ENCODING, "") }
+        if request.headOnly {
+            ccurl_set_long(easy, CURLOPT_NOBODY, 1)
+            ccurl_set_prereq(easy, curlConnectionReady)
+            ccurl_set_pointer(easy, CURLOPT_PREREQDATA, me)
+        }
+        if request.rangeStart > 0 { ccurl_set_string(easy, CURLOPT_RANGE, "\(request.rangeStart)-") }
+        ccurl_set_pointer(easy, CURLOPT_ERRORBUFFER, exchange.errorText)
+        ccurl_set_callback(easy, CURLOPT_HEADERFUNCTION, curlHeaderLine)
+        ccurl_set_pointer(easy, CURLOPT_HEADERDATA, me)
+        ccurl_set_callback(easy, CURLOPT_WRITEFUNCTION, curlBodyPiece)
+        ccurl_set_pointer(easy, CURLOPT_WRITEDATA, me)
+        ccurl_set_opensocket(easy, curlOpenSocket)
+        ccurl_set_pointer(easy, CURLOPT_OPENSOCKETDATA, me)
+        active[easy] = exchange
+        send(exchange, to: request.url)
+    }
+
+    /// (Re)starts `exchange`'s easy handle on `url`: the first request and every redirect.
+    private func send(_ exchange: HTTPExchange, to url: String) {
+        guard let easy = exchange.easy else { return }
+        exchange.resetForResponse(url: url)
+        ccurl_set_string(easy, CURLOPT_URL, url)
+        if curl_multi_add_handle(multi, easy) != CURLM_OK {
+            end(exchange, .transport("libcurl refused the request for \(url.prefix(200))"), attached: false)
+        }
+    }
+
+    /// Hands finished transfers to their exchanges: a redirect is followed, the rest end.
+    private func collectFinished() {
+        var left: Int32 = 0
+        while let message = curl_multi_info_read(multi, &left) {
+            guard message.pointee.msg == CURLMSG_DONE, let easy = message.pointee.easy_handle,
+                  let exchange = active[easy] else { continue }
+            let code = message.pointee.data.result
+            if exchange.isCancelled || exchange.stoppedByHandler {
+                end(exchange, .cancelled)
+            } else if code == CURLE_OK, exchange.isRedirect {
+                followRedirect(exchange)
+            } else if code == CURLE_OK {
+                if !exchange.headDelivered, !exchange.deliverHead() { end(exchange, .cancelled); continue }
+                end(exchange, nil)
+            } else {
+                let why = exchange.errorDescription(code)
+                end(exchange, code == CURLE_OPERATION_TIMEDOUT ? .timedOut(why) : .transport(why))
+            }
+        }
+    }
+
+    private func followRedirect(_ exchange: HTTPExchange) {
+        guard let easy = exchange.easy else { return }
+        let target = ccurl_info_string(easy, CURLINFO_REDIRECT_URL).map { String(cString: $0) }
+        exchange.redirects += 1
+        let downgrade = exchange.currentURL.lowercased().hasPrefix("https:") && target?.lowercased().hasPrefix("http:") == true
+        guard let target, exchange.redirects <= exchange.request.maxRedirects, !downgrade,
+              exchange.request.allowRedirect(target) else {
+            let why = exchange.redirects > exchange.request.maxRedirects
+                ? "more than \(exchange.request.maxRedirects) redirects"
+                : downgrade ? "a redirect from https to http"
+                : "a redirect to \(target.map { String($0.prefix(200)) } ?? "nowhere") that previewd does not follow"
+            end(exchange, .redirectRefused(why))
+            return
+        }
+        curl_multi_remove_handle(multi, easy)
+        send(exchange, to: target)
+    }
+
+    /// Takes `exchange` off the multi handle, frees its handle and tells its handler; a probe's end
+    /// lets the requests waiting for it go.
+    private func end(_ exchange: HTTPExchange, _ failure: HTTPFailure?, attached: Bool = true) {
+        guard let easy = exchange.easy else { return }
+        if attached { curl_multi_remove_handle(multi, easy) }
+        curl_easy_cleanup(easy)
+        exchange.easy = nil
+        active[easy] = nil
+        exchange.finish(failure)
+        if let origin = WarmOrigins.origin(of: exchange.request.url) {
+            if failure == nil {
+                let now = MonotonicClock.nanoseconds(), keep = UInt64(settings.keepWarmSeconds * 1e9)
+                lastUsed = lastUsed.filter { now - $0.value < keep }   // bounded: only origins used within the keep-warm time
+                lastUsed[origin] = now
+            }
+            if probes[origin] === exchange {
+                probes[origin] = nil
+                releaseHeld(origin)
+            }
+        }
+        if active.isEmpty, settings.keepWarmSeconds > 0 { closeIdleConnectionsLater() }
+    }
+}
+
+// libcurl's callbacks, on the loop's thread. Returning a count other than the one given aborts the transfer.
+
+/// Every connection libcurl makes, after name resolution: the address is checked (`AddressPolicy`)
+/// before a socket is made for it.
+private func curlOpenSocket(_ context: UnsafeMutableRawPointer?, _ purpose: curlsocktype,
+                            _ address: UnsafeMutablePointer<curl_sockaddr>?) -> curl_socket_t {
+    guard let context, let address else { return CURL_SOCKET_BAD }
+    let exchange = Unmanaged<HTTPExchange>.fromOpaque(context).takeUnretainedValue()
+    var ip = [UInt8](repeating: 0, count: 16)
+    let length = Int(ccurl_sockaddr_ip(address, &ip))
+    guard length > 0 else {
+        exchange.refusedConnection = "refused to connect: not an IP address"
+        return CURL_SOCKET_BAD
+    }
+    if let why = exchange.refusal(ip: Array(ip.prefix(length))) {
+        exchange.refusedConnection = why
+        return CURL_SOCKET_BAD
+    }
+    return socket(address.pointee.family, address.pointee.socktype | Int32(SOCK_CLOEXEC.rawValue), address.pointee.protocol)
+}
+
+/// A probe's connection is ready (TCP and TLS done), its HEAD about to go out.
+private func curlConnectionReady(_ context: UnsafeMutableRawPointer?, _ primaryIP: UnsafeMutablePointer<CChar>?,
+                                 _ localIP: UnsafeMutablePointer<CChar>?, _ primaryPort: Int32, _ localPort: Int32) -> Int32 {
+    if let context { Unmanaged<HTTPExchange>.fromOpaque(context).takeUnretainedValue().connectedAt = MonotonicClock.nanoseconds() }
+    return Int32(CURL_PREREQFUNC_OK)
+}
+
+/// The handler of probes: their answers are not read.
+private final class DiscardingHandler: HTTPResponseHandler {
+    static let shared = DiscardingHandler()
+    func receive(head: HTTPHead) -> Bool { true }
+    func receive(body: UnsafeRawBufferPointer) -> Bool { true }
+    func finish(_ failure: HTTPFailure?) {}
+}
+
+private func curlHeaderLine(_ data: UnsafeMutablePointer<CChar>?, _ size: Int, _ count: Int, _ context: UnsafeMutableRawPointer?) -> Int {
+    let exchange = Unmanaged<HTTPExchange>.fromOpaque(context!).takeUnretainedValue()
+    let line = UnsafeRawBufferPointer(start: data, count: size * count)
+    return exchange.headerLine(line) ? size * count : 0
+}
+
+private func curlBodyPiece(_ data: UnsafeMutablePointer<CChar>?, _ size: Int, _ count: Int, _ context: UnsafeMutableRawPointer?) -> Int {
+    let exchange = Unmanaged<HTTPExchange>.fromOpaque(context!).takeUnretainedValue()
+    return exchange.bodyPiece(UnsafeRawBufferPointer(start: data, count: size * count)) ? size * count : 0
+}
