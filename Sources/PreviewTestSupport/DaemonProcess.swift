@@ -9,8 +9,9 @@ public final class DaemonProcess {
 
     /// Starts previewd with `arguments` plus `--socket` in a fresh folder, and waits for the socket.
     /// Unless `environment` names them, XDG_CACHE_HOME (artwork) is in that folder and the session
-    /// bus is none.
-    public init(arguments: [String], environment: [String: String]? = nil) throws {
+    /// bus is none. With a `launcher` (a command that runs the command after it, e.g. the network
+    /// rig), previewd runs under it and signals go to the launcher.
+    public init(arguments: [String], environment: [String: String]? = nil, launcher: [String] = []) throws {
         guard let binary = BuildProducts.path("previewd") else {
             throw TestSupportError("previewd is not built next to the tests; run swift build --build-tests")
         }
@@ -21,7 +22,8 @@ public final class DaemonProcess {
         var environment = environment ?? ProcessInfo.processInfo.environment
         environment["XDG_CACHE_HOME"] = environment["XDG_CACHE_HOME"] ?? directory + "/cache"
         environment["DBUS_SESSION_BUS_ADDRESS"] = environment["DBUS_SESSION_BUS_ADDRESS"] ?? "unix:path=" + directory + "/no-bus"
-        process = try ChildProcess(binary, ["--socket", socketPath] + arguments, environment: environment, captureStderr: true)
+        let command = launcher + [binary, "--socket", socketPath] + arguments
+        process = try ChildProcess(command[0], Array(command.dropFirst()), environment: environment, captureStderr: true)
         stderr = DataCollector(process.stderr!)
         let deadline = Date(timeIntervalSinceNow: 20)
         while !FileManager.default.fileExists(atPath: socketPath) {

@@ -106,6 +106,10 @@ final class PipeOutputEndToEndTests: DaemonTestCase {
             (["--output", "snapcast://127.0.0.1:70000"], "port must be 1–65535"),
             (["--output", "alsa"], "must be pulse, snapcast://HOST:PORT or pipe:PATH"),
             (["--output", "pipe:" + fifo, "--sink", "null"], "apply to --output pulse only"),
+            (["--ca-file", "/nonexistent/ca.pem"], "--ca-file /nonexistent/ca.pem: no such file"),
+            (["--ca-file", regularFile], "no PEM certificate in it"),
+            (["--preview-host", "ftp://cdn"], "--preview-host must be an http or https URL"),
+            (["--keep-warm", "4000"], "--keep-warm must be 0–3600 s"),
         ]
         for (arguments, reason) in cases {
             let result = try ProcessRunner.run(previewd, arguments + ["--socket", fifo + ".sock"], timeout: 20)

@@ -11,13 +11,14 @@ which previewd's address policy treats as public), makes a CA and a server certi
   the CDN:  https://198.51.100.1:443 delay proxy → TLS terminator → the same stand-in; the catalog's
             preview and artwork URLs point here
   a mute host: 198.51.100.2:443 accepts TCP and never answers (a CDN that does not answer)
+  a trap:   10.9.9.9:443, a private address previewd must never connect to; it counts who tries
 
 Each delay proxy holds every chunk, both ways, for half the round-trip time (`--rtt-ms`); the
 stand-in waits `--first-byte-ms` before a preview's first byte. Nothing inside the namespace can
 reach or be reached from outside it, but Unix sockets (previewd's control socket, PulseAudio) are
 files and work across it.
 
-Then it runs COMMAND with NETRIG_API, NETRIG_CDN, NETRIG_MUTE (base URLs), NETRIG_CA (the CA's PEM) and
+Then it runs COMMAND with NETRIG_API, NETRIG_CDN, NETRIG_MUTE, NETRIG_TRAP (base URLs), NETRIG_CA (the CA's PEM) and
 NETRIG_STATS (a JSON file rewritten on every event) in its environment, and exits with its status when
 it ends (or ends it on SIGTERM). The statistics, per host: connections accepted (with when, on the
 rig's monotonic clock in seconds), full and resumed TLS handshakes, connections open now, and every
@@ -25,7 +26,7 @@ request (path, connection number, when it arrived, when its answer began).
 """
 import argparse, asyncio, json, os, signal, subprocess, sys, tempfile, time
 
-CDN_IP, MUTE_IP = "198.51.100.1", "198.51.100.2"
+CDN_IP, MUTE_IP, TRAP_IP = "198.51.100.1", "198.51.100.2", "10.9.9.9"
 
 class Stats:
     def __init__(self, path):
@@ -120,11 +121,13 @@ async def terminator(listen, backend, context, stats, name):
         stats.save()
     return await asyncio.start_server(serve, *listen)
 
-async def mute(listen):
-    """Accepts and never answers."""
-    held = []
+async def silent(listen, stats, name):
+    """Accepts, counts and never answers."""
+    host, held = stats.host(name), []
     async def serve(reader, writer):
         held.append(writer)
+        host["connections"].append({"accepted": time.monotonic()})
+        stats.save()
         await reader.read()
     return await asyncio.start_server(serve, *listen)
 
@@ -153,7 +156,7 @@ async def main():
     command = options.command[1:] if options.command[:1] == ["--"] else options.command
     if not command: parser.error("no command to run")
     for words in (["ip", "link", "set", "lo", "up"], ["ip", "addr", "add", CDN_IP + "/32", "dev", "lo"],
-                  ["ip", "addr", "add", MUTE_IP + "/32", "dev", "lo"]):
+                  ["ip", "addr", "add", MUTE_IP + "/32", "dev", "lo"], ["ip", "addr", "add", TRAP_IP + "/32", "dev", "lo"]):
         subprocess.run(words, check=True)
     state = options.state or tempfile.mkdtemp(prefix="netrig-")
     ca, certificate, key = make_certificates(state)
@@ -179,10 +182,11 @@ async def serve(options, command, state, certificate, key, ca, standin):
                await delay_proxy(("127.0.0.1", 9443), ("127.0.0.1", 8443), delay),
                await terminator((CDN_IP, 8443), ("127.0.0.1", backend_port), context, stats, "cdn"),
                await delay_proxy((CDN_IP, 443), (CDN_IP, 8443), delay),
-               await mute((MUTE_IP, 443))]
+               await silent((MUTE_IP, 443), stats, "mute"),
+               await silent((TRAP_IP, 443), stats, "trap")]
     stats.save()
     environment = dict(os.environ, NETRIG_API="https://127.0.0.1:9443", NETRIG_CDN=f"https://{CDN_IP}",
-                       NETRIG_MUTE=f"https://{MUTE_IP}", NETRIG_CA=ca, NETRIG_STATS=stats.path)
+                       NETRIG_MUTE=f"https://{MUTE_IP}", NETRIG_TRAP=f"https://{TRAP_IP}", NETRIG_CA=ca, NETRIG_STATS=stats.path)
     child = await asyncio.create_subprocess_exec(*command, env=environment)
     loop = asyncio.get_running_loop()
     for number in (signal.SIGTERM, signal.SIGINT):

@@ -207,6 +207,18 @@ final class HTTPClientTests: StandInTestCase {
         XCTAssertTrue(String(decoding: answer.body, as: UTF8.self).contains("TLS"), "s_server's page describes the session")
     }
 
+    func testACAFileMustBeAReadablePEMCertificate() throws {
+        let folder = NSTemporaryDirectory() + "previewd-ca-\(getpid())"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        try "not a certificate\n".write(toFile: folder + "/text", atomically: true, encoding: .utf8)
+        try "-----BEGIN CERTIFICATE-----\nMIIB\n-----END CERTIFICATE-----\n".write(toFile: folder + "/ca.pem", atomically: true, encoding: .utf8)
+        XCTAssertEqual(HTTPClientSettings.problem(caFile: folder + "/missing"), "no such file")
+        XCTAssertEqual(HTTPClientSettings.problem(caFile: folder), "not a regular file")
+        XCTAssertEqual(HTTPClientSettings.problem(caFile: folder + "/text"), "no PEM certificate in it")
+        XCTAssertNil(HTTPClientSettings.problem(caFile: folder + "/ca.pem"))
+    }
+
     func testShutdownEndsEveryExchangeAndLaterOnesAtOnce() throws {
         let client = HTTPClient()
         server.setFault(.throttle(bytesPerSecond: 2000), forPathPrefix: previewPath)

@@ -1,0 +1,109 @@
+import Foundation
+import PreviewCore
+import PreviewTestSupport
+import XCTest
+
+/// previewd on a network shaped like the internet: the API and a CDN on two hosts, both over TLS
+/// with 40 ms of round trip (`NetworkRig`, in a network namespace of its own). Every check is of
+/// what happened on the wire, counted at the TLS terminators, never of how long it took.
+final class NetworkEndToEndTests: XCTestCase {
+    private var sink: PulseNullSink?
+    private var rig: NetworkRig?
+
+    override func setUpWithError() throws {
+        if let why = NetworkRig.unavailable { throw XCTSkip(why) }
+        guard PulseNullSink.serverReachable else { throw TestSupportError("no PulseAudio server reachable (scripts/test starts one)") }
+        sink = try PulseNullSink()
+    }
+
+    override func tearDown() {
+        if let rig { XCTAssertEqual(rig.stop(), 0, "previewd should end cleanly; it logged:\n\(rig.daemon.log)") }
+        sink?.remove()
+    }
+
+    private func start(_ arguments: [String] = []) throws -> NetworkRig {
+        let rig = try NetworkRig(arguments: ["--sink", sink!.name] + arguments)
+        self.rig = rig
+        return rig
+    }
+
+    /// Waits until previewd plays queue item `index` with audio flowing.
+    private func waitUntilPlaying(_ rig: NetworkRig, index: Int = 0, file: StaticString = #filePath, line: UInt = #line) throws {
+        let deadline = Date(timeIntervalSinceNow: 20)
+        while Date() < deadline {
+            let report = try JSONDecoder().decode(StatusReport.self, from: Data(try rig.daemon.ctl("--json", "status").stdout.utf8))
+            if report.state == .playing, report.index == index, report.positionMs > 0 { return }
+            usleep(50_000)
+        }
+        XCTFail("previewd did not play item \(index); it logged:\n\(rig.daemon.log)", file: file, line: line)
+    }
+
+    func testAColdStartSendsTheFirstPreviewOnAConnectionOpenedWhileTheSearchWasInFlight() throws {
+        let rig = try start(["--preview-host", NetworkRig.cdn])
+        XCTAssertEqual(try rig.daemon.ctl("search", "sine waves").status, 0)
+        try waitUntilPlaying(rig)
+        let stats = try rig.stats()
+        let search = try XCTUnwrap(stats["api"]?.requests?.first { $0.path.hasPrefix("/search") })
+        let answered = try XCTUnwrap(search.answered)
+        let cdn = try XCTUnwrap(stats["cdn"])
+        let preview = try XCTUnwrap(cdn.requests?.first { $0.method == "GET" && $0.path.hasPrefix("/previews/") })
+        XCTAssertLessThan(cdn.connections[preview.connection].accepted, answered,
+                          "the first preview went on a connection whose handshake began before the search was answered")
+        XCTAssertEqual(preview.connection, 0, "the first connection to the CDN, the pre-connected one, carried it")
+        XCTAssertEqual(cdn.requests?.first?.method, "HEAD", "opened by the pre-connect's probe")
+    }
+
+    func testASecondSearchWithinTheKeepWarmTimeMakesNoNewConnectionAndNoFullHandshake() throws {
+        let rig = try start(["--preview-host", NetworkRig.cdn])
+        XCTAssertEqual(try rig.daemon.ctl("search", "sine waves").status, 0)
+        try waitUntilPlaying(rig)
+        usleep(500_000)   // the neighbours' downloads end too
+        let before = try rig.stats()
+        XCTAssertEqual(try rig.daemon.ctl("search", "brief").status, 0)
+        try waitUntilPlaying(rig)
+        let after = try rig.stats()
+        for host in ["api", "cdn"] {
+            XCTAssertEqual(after[host]?.connections.count, before[host]?.connections.count, "\(host): no new TCP connection")
+            XCTAssertEqual(after[host]?.full, before[host]?.full, "\(host): no new full TLS handshake")
+        }
+        XCTAssertGreaterThan(after["cdn"]?.requests?.count ?? 0, before["cdn"]?.requests?.count ?? 0, "the new previews came from the CDN")
+    }
+
+    func testIdleConnectionsCloseAfterTheKeepWarmTime() throws {
+        let rig = try start(["--preview-host", NetworkRig.cdn, "--keep-warm", "2"])
+        XCTAssertEqual(try rig.daemon.ctl("search", "brief", "--limit", "1").status, 0)
+        try waitUntilPlaying(rig)
+        var open = -1
+        let deadline = Date(timeIntervalSinceNow: 20)
+        while Date() < deadline {
+            let stats = try rig.stats()
+            open = (stats["api"]?.open ?? 0) + (stats["cdn"]?.open ?? 0)
+            if open == 0 { break }
+            usleep(100_000)
+        }
+        XCTAssertEqual(open, 0, "every idle connection closed after --keep-warm 2")
+        let stats = try rig.stats()
+        XCTAssertTrue((stats["api"]!.connections + stats["cdn"]!.connections).allSatisfy { $0.closed != nil })
+    }
+
+    func testAPreconnectNeverReachesARefusedAddress() throws {
+        // The usual preview host is a private address: previewd's address check refuses it, for a
+        // pre-connect as for any request.
+        let rig = try start(["--preview-host", NetworkRig.trap])
+        XCTAssertEqual(try rig.daemon.ctl("search", "sine waves").status, 0)
+        try waitUntilPlaying(rig)
+        XCTAssertEqual(try rig.daemon.ctl("search", "brief").status, 0)
+        try waitUntilPlaying(rig)
+        XCTAssertEqual(try rig.stats()["trap"]?.connections.count, 0, "nothing connected to 10.9.9.9")
+    }
+
+    func testACDNThatDoesNotAnswerThePreconnectDoesNotHoldUpOneThatDoes() throws {
+        // The usual preview host accepts and never answers; the results' previews are on the CDN.
+        let rig = try start(["--preview-host", NetworkRig.mute])
+        XCTAssertEqual(try rig.daemon.ctl("search", "sine waves").status, 0)
+        try waitUntilPlaying(rig)
+        let stats = try rig.stats()
+        XCTAssertEqual(stats["mute"]?.connections.count, 1, "the pre-connect went to the usual host, which never answered")
+        XCTAssertNotNil(stats["cdn"]?.requests?.first { $0.path.hasPrefix("/previews/") }, "the previews came from the CDN meanwhile")
+    }
+}
