@@ -212,6 +212,13 @@ static int set_player_property(sd_bus *bus, const char *path, const char *interf
         int shuffle;
         if ((r = sd_bus_message_read(value, "b", &shuffle)) < 0) return r;
         command(m, CMPRIS_SET_SHUFFLE, shuffle != 0, 0);
+    } else if (strcmp(property, "Rate") == 0) {
+        // previewd plays at 1.0 only (MinimumRate = MaximumRate = 1.0). The specification: a client
+        // should not set 0.0, and if it does the player acts as though Pause was called; any other
+        // rate is within [1.0, 1.0] once clamped, so nothing changes.
+        double rate;
+        if ((r = sd_bus_message_read(value, "d", &rate)) < 0) return r;
+        if (rate == 0) command(m, CMPRIS_PAUSE, 0, 0);
     } else {   // Volume
         double volume;
         if ((r = sd_bus_message_read(value, "d", &volume)) < 0) return r;
@@ -235,7 +242,7 @@ static const sd_bus_vtable player_vtable[] = {
     SD_BUS_METHOD("OpenUri", "s", "", method_open_uri, SD_BUS_VTABLE_UNPRIVILEGED),
     SD_BUS_PROPERTY("PlaybackStatus", "s", player_property, 0, CHANGES),
     SD_BUS_WRITABLE_PROPERTY("LoopStatus", "s", player_property, set_player_property, 0, CHANGES | SD_BUS_VTABLE_UNPRIVILEGED),
-    SD_BUS_PROPERTY("Rate", "d", player_property, 0, SD_BUS_VTABLE_PROPERTY_CONST),
+    SD_BUS_WRITABLE_PROPERTY("Rate", "d", player_property, set_player_property, 0, SD_BUS_VTABLE_UNPRIVILEGED),
     SD_BUS_WRITABLE_PROPERTY("Shuffle", "b", player_property, set_player_property, 0, CHANGES | SD_BUS_VTABLE_UNPRIVILEGED),
     SD_BUS_PROPERTY("Metadata", "a{sv}", player_property, 0, CHANGES),
     SD_BUS_WRITABLE_PROPERTY("Volume", "d", player_property, set_player_property, 0, CHANGES | SD_BUS_VTABLE_UNPRIVILEGED),

@@ -149,6 +149,76 @@ final class MPRISEndToEndTests: DaemonTestCase {
         XCTAssertTrue(daemon.log.contains("MPRIS Quit: shutting down"), daemon.log)
     }
 
+    /// The object against the MPRIS 2.2 specification's interface XML (freedesktop mpris-spec,
+    /// org.mpris.MediaPlayer2.xml and org.mpris.MediaPlayer2.Player.xml): every method with its
+    /// arguments, the signal, every property with its type and access.
+    func testTheObjectMatchesTheSpecificationsInterfaces() throws {
+        let bus = try startOnBus()
+        _ = waitForPlayerctl(["status"]) { !$0.isEmpty }
+        let introspected = try bus.run("dbus-send", ["--print-reply=literal", "--dest=org.mpris.MediaPlayer2.previewd",
+                                                     "/org/mpris/MediaPlayer2", "org.freedesktop.DBus.Introspectable.Introspect"])
+        XCTAssertEqual(introspected.status, 0, introspected.stderr)
+        let xml = introspected.stdout
+        func interface(_ name: String) -> String {
+            guard let start = xml.range(of: "<interface name=\"\(name)\">") else { return "" }
+            return String(xml[start.upperBound...].prefix { _ in true }.components(separatedBy: "</interface>")[0])
+        }
+        func matches(_ pattern: String, in text: String) -> [[String]] {
+            let regex = try! NSRegularExpression(pattern: pattern)
+            return regex.matches(in: text, range: NSRange(text.startIndex..., in: text)).map { match in
+                (1..<match.numberOfRanges).map { String(text[Range(match.range(at: $0), in: text)!]) }
+            }
+        }
+        func properties(_ text: String) -> [String: String] {
+            Dictionary(uniqueKeysWithValues: matches(#"<property name="(\w+)" type="([^"]+)" access="(\w+)""#, in: text).map { ($0[0], $0[1] + " " + $0[2]) })
+        }
+        func methods(_ text: String) -> [String: String] {   // name → argument types and directions
+            var found: [String: String] = [:]
+            for block in text.components(separatedBy: "<method name=\"").dropFirst() {
+                let name = String(block.prefix { $0 != "\"" })
+                let body = block.components(separatedBy: "</method>")[0]
+                found[name] = matches(#"<arg type="([^"]+)"(?: name="\w+")? direction="(\w+)""#, in: body).map { "\($0[0]) \($0[1])" }.joined(separator: ", ")
+            }
+            return found
+        }
+        let root = interface("org.mpris.MediaPlayer2"), player = interface("org.mpris.MediaPlayer2.Player")
+        XCTAssertEqual(methods(root), ["Raise": "", "Quit": ""])
+        for (name, expected) in ["CanQuit": "b read", "CanRaise": "b read", "HasTrackList": "b read", "Identity": "s read",
+                                 "SupportedUriSchemes": "as read", "SupportedMimeTypes": "as read"] {
+            XCTAssertEqual(properties(root)[name], expected, "org.mpris.MediaPlayer2.\(name)")
+        }
+        XCTAssertEqual(methods(player), ["Next": "", "Previous": "", "Pause": "", "PlayPause": "", "Stop": "", "Play": "",
+                                         "Seek": "x in", "SetPosition": "o in, x in", "OpenUri": "s in"])
+        XCTAssertEqual(matches(#"<signal name="(\w+)">\s*<arg type="([^"]+)""#, in: player).map { $0.joined(separator: " ") }, ["Seeked x"])
+        let expected = ["PlaybackStatus": "s read", "LoopStatus": "s readwrite", "Rate": "d readwrite", "Shuffle": "b readwrite",
+                        "Metadata": "a{sv} read", "Volume": "d readwrite", "Position": "x read", "MinimumRate": "d read",
+                        "MaximumRate": "d read", "CanGoNext": "b read", "CanGoPrevious": "b read", "CanPlay": "b read",
+                        "CanPause": "b read", "CanSeek": "b read", "CanControl": "b read"]
+        XCTAssertEqual(properties(player), expected)
+
+        // The behaviours the text states: a player that plays at 1.0 only keeps Rate at 1.0, and a
+        // Rate of 0.0 acts as Pause; a negative Volume is 0.0.
+        XCTAssertEqual(try daemon.ctl("search", "sine waves").status, 0)
+        expectPlayerctl("Playing", "status")
+        func set(_ property: String, _ value: String) throws {
+            let result = try bus.run("dbus-send", ["--print-reply", "--dest=org.mpris.MediaPlayer2.previewd", "/org/mpris/MediaPlayer2",
+                                                   "org.freedesktop.DBus.Properties.Set", "string:org.mpris.MediaPlayer2.Player",
+                                                   "string:\(property)", value])
+            XCTAssertEqual(result.status, 0, "\(property) = \(value): \(result.stderr)")
+        }
+        try set("Rate", "variant:double:2.0")
+        XCTAssertEqual(try playerctl("status"), "Playing", "another rate changes nothing")
+        let rate = try bus.run("dbus-send", ["--print-reply=literal", "--dest=org.mpris.MediaPlayer2.previewd", "/org/mpris/MediaPlayer2",
+                                             "org.freedesktop.DBus.Properties.Get", "string:org.mpris.MediaPlayer2.Player", "string:Rate"])
+        XCTAssertEqual(rate.stdout.split(separator: " ").last.flatMap { Double($0.trimmingCharacters(in: .whitespacesAndNewlines)) }, 1.0,
+                       "Rate stays 1.0: \(rate.stdout)")
+        try set("Rate", "variant:double:0.0")
+        expectPlayerctl("Paused", "status")
+        try set("Volume", "variant:double:-0.5")
+        waitForPlayerctl(["volume"]) { Double($0) == 0 }
+        XCTAssertEqual(try status().volume, 0)
+    }
+
     func testWithoutASessionBusOrWithNoMprisPreviewdPlaysOn() throws {
         try startOnSharedServer()   // DaemonProcess points it at a bus that is not there
         var mark = recorder.sampleCount
