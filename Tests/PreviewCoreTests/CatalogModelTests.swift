@@ -67,18 +67,16 @@ final class CatalogModelTests: XCTestCase {
             Track(trackId: 4, previewUrl: "file:///etc/passwd"), Track(trackId: 5, previewUrl: "https://a/5"),
         ])
         XCTAssertEqual(queue.firstPlayable(from: 0), 0)
-        XCTAssertEqual(queue.nextPlayable(after: 0), 2)
-        XCTAssertEqual(queue.nextPlayable(after: 2), 4)
-        XCTAssertNil(queue.nextPlayable(after: 4))
-        XCTAssertEqual(queue.previousPlayable(before: 4), 2)
-        XCTAssertNil(queue.previousPlayable(before: 0))
+        XCTAssertEqual(queue.firstPlayable(from: 1), 2)
+        XCTAssertEqual(queue.firstPlayable(from: 3), 4)
+        XCTAssertNil(queue.firstPlayable(from: 5))
         queue.markFailed(2, message: "broken")
-        XCTAssertEqual(queue.nextPlayable(after: 0), 4)
+        XCTAssertEqual(queue.firstPlayable(from: 1), 4)
         XCTAssertEqual(queue.items[2].failure, "broken")
         queue.markFailed(99, message: "ignored")
         XCTAssertEqual(queue.count, 5)
         try queue.append([Track(trackId: 6, previewUrl: "https://a/6")])
-        XCTAssertEqual(queue.nextPlayable(after: 4), 5)
+        XCTAssertEqual(queue.firstPlayable(from: 5), 5)
     }
 
     func testTheQueueHasAMaximum() throws {

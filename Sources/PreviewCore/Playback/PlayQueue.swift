@@ -28,17 +28,6 @@ public struct PlayQueue: Equatable, Sendable {
         return items[max(0, index)...].firstIndex(where: \.isPlayable)
     }
 
-    /// The next playable index after `index`.
-    public func nextPlayable(after index: Int) -> Int? {
-        firstPlayable(from: index + 1)
-    }
-
-    /// The nearest playable index before `index`.
-    public func previousPlayable(before index: Int) -> Int? {
-        guard index > 0 else { return nil }
-        return items[..<min(index, items.count)].lastIndex(where: \.isPlayable)
-    }
-
     /// Marks the item at `index` failed with `message`; out-of-range indices are ignored.
     public mutating func markFailed(_ index: Int, message: String) {
         guard items.indices.contains(index) else { return }

@@ -3,7 +3,6 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
-import Synchronization
 
 /// A token bucket that keeps previewd under Apple's limit (about 20 calls a minute): `capacity`
 /// calls at once, refilled at `perMinute`. Thread-safe.
@@ -16,14 +15,14 @@ public final class RateGovernor: Sendable {
         var tokens: Double
         var updated: Double
     }
-    private let bucket: Mutex<Bucket>
+    private let bucket: Locked<Bucket>
 
     /// A full bucket of `perMinute` tokens; `now` gives seconds (monotonic) and is replaceable in tests.
     public init(perMinute: Int = 20, now: @escaping @Sendable () -> Double = { Double(MonotonicClock.nanoseconds()) / 1e9 }) {
         self.perMinute = max(1, perMinute)
         capacity = Double(max(1, perMinute))
         self.now = now
-        bucket = Mutex(Bucket(tokens: Double(max(1, perMinute)), updated: now()))
+        bucket = Locked(Bucket(tokens: Double(max(1, perMinute)), updated: now()))
     }
 
     /// Takes a token: nil when granted, else the seconds until one is free (nothing is taken).

@@ -4,7 +4,6 @@ import FoundationEssentials
 import Foundation
 #endif
 import PreviewCore
-import Synchronization
 
 /// Answers of the API kept in memory by their full URL for `ttl` seconds, so repeating a search
 /// costs no call. Bounded: at most `capacity` entries and `maxBytes` bytes of answers (one answer
@@ -28,7 +27,7 @@ public final class ResponseCache: Sendable {
             if let old = entries.removeValue(forKey: key) { bytes -= old.data.count }
         }
     }
-    private let held = Mutex(Held())
+    private let held = Locked(Held())
 
     /// A cache of `capacity` answers and `maxBytes` bytes fresh for `ttl` seconds (0 disables it).
     public init(ttl: Double = 300, capacity: Int = 64, maxBytes: Int = 2 << 20,

@@ -24,7 +24,7 @@ public final class PCMBuffer: @unchecked Sendable {   // the semaphore and `read
     private let room: UnsafeMutablePointer<sem_t>
     /// Set while a consumer waits for frames; `readable` holds what to call then.
     private let readableWanted = Atomic<Bool>(false)
-    private let readable = Mutex<(@Sendable () -> Void)?>(nil)
+    private let readable = Locked<(@Sendable () -> Void)?>(nil)
     private let cancellation = CancellationFlag()
     /// The gain's bit pattern in the low 32 bits; `gainFixed` once the consumer has read with it,
     /// `gainAwaited` while the player is still deciding it (nothing is readable then).

@@ -154,8 +154,9 @@ public final class PreviewBytes: @unchecked Sendable {   // raw storage and stat
                 return .bytes(n)
             }
             if complete { return .end }
-            // Woken by append/finish/fail; the timeout only bounds a lost wake-up.
-            condition.wait(seconds: 0.5)
+            // Woken by append, finish, fail, cancel, or `wakeReaders` (which a reader's canceller
+            // calls after raising its flag, so the flag is seen under this lock): no timeout.
+            condition.wait()
         }
     }
 

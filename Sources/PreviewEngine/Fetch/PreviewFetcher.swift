@@ -4,7 +4,6 @@ import FoundationEssentials
 import Foundation
 #endif
 import PreviewCore
-import Synchronization
 
 /// Streams previews over HTTP into `PreviewBytes` as the bytes arrive, so decoding starts when the
 /// header is in, long before the download ends. One `HTTPClient` for every preview: consecutive
@@ -87,7 +86,7 @@ public final class PreviewFetcher: Sendable {
 
 /// One preview's download across its requests (the first and any resumes); the HTTP client's handler
 /// for each of them in turn.
-final class PreviewTransfer: HTTPResponseHandler, @unchecked Sendable {   // attempt counters: the HTTP thread only; `attempt` a Mutex
+final class PreviewTransfer: HTTPResponseHandler, @unchecked Sendable {   // attempt counters: the HTTP thread only; `attempt` is Locked
     let url: String
     let bytes: PreviewBytes
     private let fetcher: PreviewFetcher
@@ -98,7 +97,7 @@ final class PreviewTransfer: HTTPResponseHandler, @unchecked Sendable {   // att
     private let deadline: UInt64
     private var skip = 0
     /// The request in flight, and whether the download was cancelled (then no attempt starts).
-    private let attempt = Mutex<(exchange: HTTPExchangeHandle?, cancelled: Bool)>((nil, false))
+    private let attempt = Locked<(exchange: HTTPExchangeHandle?, cancelled: Bool)>((nil, false))
 
     init(url: String, bytes: PreviewBytes, fetcher: PreviewFetcher) {
         self.url = url

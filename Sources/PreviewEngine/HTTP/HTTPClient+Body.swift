@@ -1,4 +1,3 @@
-import Synchronization
 /// A whole response, for answers small enough to hold (the catalog's JSON).
 public struct HTTPResponse: Sendable {
     /// The final response's head.
@@ -26,7 +25,7 @@ extension HTTPClient {
 }
 
 /// Gathers one body for `HTTPClient.response(to:limit:)` and resumes its caller once, at the end.
-private final class BodyCollector: HTTPResponseHandler, @unchecked Sendable {   // head, body: the HTTP thread only; `waiting` a Mutex
+private final class BodyCollector: HTTPResponseHandler, @unchecked Sendable {   // head, body: the HTTP thread only; `waiting` is Locked
     private let limit: Int
     private var head = HTTPHead(status: 0)   // the client's thread only
     private var body: [UInt8] = []           // the client's thread only
@@ -37,7 +36,7 @@ private final class BodyCollector: HTTPResponseHandler, @unchecked Sendable {   
         var exchange: HTTPExchangeHandle?
         var cancelled = false
     }
-    private let waiting = Mutex(Waiting())
+    private let waiting = Locked(Waiting())
 
     init(limit: Int) { self.limit = limit }
 

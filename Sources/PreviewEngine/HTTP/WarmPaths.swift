@@ -1,5 +1,4 @@
 import PreviewCore
-import Synchronization
 
 /// Opens the connections previewd will need next while it waits for something else: the preview
 /// host's while a catalog call is in flight (so the first preview goes on an open connection), the
@@ -10,14 +9,14 @@ import Synchronization
 public final class WarmPaths: Sendable {
     private let http: HTTPClient
     private let localOrigin: String?
-    private let origins: Mutex<WarmOrigins>
+    private let origins: Locked<WarmOrigins>
 
     /// Warm paths for the API at `apiBase` (its previews usually at `previewHost`) through `http`;
     /// `localOrigin` is the one local origin connections may reach (the API's own, when it is local).
     public init(apiBase: String, previewHost: String? = nil, http: HTTPClient, localOrigin: String?) {
         self.http = http
         self.localOrigin = localOrigin
-        origins = Mutex(WarmOrigins(apiBase: apiBase, previewHost: previewHost))
+        origins = Locked(WarmOrigins(apiBase: apiBase, previewHost: previewHost))
     }
 
     /// A catalog call is going out: open the preview host's connection meanwhile.

@@ -4,7 +4,6 @@ import FoundationEssentials
 import Foundation
 #endif
 import PreviewCore
-import Synchronization
 
 /// One decoding of a track: a decoder reading the track's shared download from `startMs`, and the
 /// PCM it produces for the output. The current track has one; so do the prefetched neighbours, which
@@ -34,7 +33,7 @@ public final class PreviewSlot: Sendable {
         /// Frames written when the decoder parked; nil while one runs.
         var parkedAt: Int?
     }
-    private let decoding: Mutex<Decoding>
+    private let decoding: Locked<Decoding>
 
     /// Starts decoding `download` from `startMs`: only its first `headMs` when given, else all of
     /// it. `label` names the track in FFmpeg's log lines; events come to `onEvent` from decoder threads.
@@ -48,7 +47,7 @@ public final class PreviewSlot: Sendable {
         self.onEvent = { onEvent(id, $0) }
         LiveObjects.slots.created()
         pcm = PCMBuffer(format: format, capacityFrames: format.frames(milliseconds: policy.pcmAheadMs))
-        decoding = Mutex(Decoding(headFrames: headMs.map { format.frames(milliseconds: $0) }))
+        decoding = Locked(Decoding(headFrames: headMs.map { format.frames(milliseconds: $0) }))
         startDecoder(framesBefore: 0)
     }
 
