@@ -5,6 +5,14 @@
 #define CPREVIEWLINUX_H
 
 #include <sys/types.h>
+#include <sys/socket.h>
+
+/// SOCK_STREAM, SOCK_NONBLOCK and SOCK_CLOEXEC as this module's own constants. The C library's
+/// belong to whichever module of a compile job includes <sys/socket.h> first (CCurl's curl.h does),
+/// and Swift hides them from the files of that job that do not import that module.
+static const int CPL_SOCK_STREAM = SOCK_STREAM;
+static const int CPL_SOCK_NONBLOCK = SOCK_NONBLOCK;
+static const int CPL_SOCK_CLOEXEC = SOCK_CLOEXEC;
 
 /// mallopt(M_MMAP_THRESHOLD, bytes): allocations of `bytes` and more get their own mapping, unmapped on free.
 int cpl_set_mmap_threshold(int bytes);

@@ -1,12 +1,39 @@
 /// The play queue: a value type of items in play order. Which item is current is the transport's
 /// business (`Transport.State`), so the queue stays a plain list with navigation helpers.
+///
+/// As in MPD's queue, every item gets an id when it enters (unique for the life of the queue value
+/// and its copies, never reused) and every change, whatever it is, increments `version` here, in
+/// the queue itself, so no caller can forget it.
 public struct PlayQueue: Equatable, Sendable {
     /// The items, in play order.
-    public private(set) var items: [QueueItem]
+    public private(set) var items: [QueueItem] = []
+    /// Incremented by every change of the items (added, removed, moved, replaced, failed).
+    public private(set) var version = 0
+    /// The id the next item gets.
+    private var nextID = 1
 
     /// A queue of `tracks`, in order.
     public init(tracks: [Track] = []) {
-        items = tracks.map { QueueItem(track: $0) }
+        if !tracks.isEmpty { replaceAll(with: tracks) }
+    }
+
+    /// Replaces every item with `tracks` (new items, new ids).
+    public mutating func replaceAll(with tracks: [Track]) {
+        items = newItems(tracks.prefix(Self.maxCount))
+        version += 1
+    }
+
+    private mutating func newItems(_ tracks: some Collection<Track>) -> [QueueItem] {
+        defer { nextID += tracks.count }
+        return tracks.enumerated().map { QueueItem(track: $1, id: nextID + $0) }
+    }
+
+    /// The position of the item `ref` names, or nil when there is none.
+    public func index(of ref: QueueRef) -> Int? {
+        switch ref {
+        case .index(let index): return items.indices.contains(index) ? index : nil
+        case .id(let id): return items.firstIndex { $0.id == id }
+        }
     }
 
     /// The most items a queue holds (fifty pages of the largest search); adding past it is refused.
@@ -32,6 +59,7 @@ public struct PlayQueue: Equatable, Sendable {
     public mutating func markFailed(_ index: Int, message: String) {
         guard items.indices.contains(index) else { return }
         items[index].status = .failed(message)
+        version += 1
     }
 
     /// Appends `tracks` at the end.
@@ -40,7 +68,8 @@ public struct PlayQueue: Equatable, Sendable {
             throw ControlError(.rejected, "the queue holds at most \(Self.maxCount) tracks; "
                                + "\(tracks.count) more do not fit after \(count) (clear or remove some first)")
         }
-        items += tracks.map { QueueItem(track: $0) }
+        items += newItems(tracks)
+        version += 1
     }
 
     /// Removes the item at `index`; returns where each old index went (nil: removed).
@@ -48,6 +77,7 @@ public struct PlayQueue: Equatable, Sendable {
     public mutating func remove(at index: Int) -> [Int?] {
         guard items.indices.contains(index) else { return Array(items.indices) }
         items.remove(at: index)
+        version += 1
         return (0...items.count).map { $0 == index ? nil : ($0 < index ? $0 : $0 - 1) }
     }
 
@@ -58,6 +88,7 @@ public struct PlayQueue: Equatable, Sendable {
         var order = Array(items.indices)
         order.insert(order.remove(at: from), at: to)
         items = order.map { items[$0] }
+        version += 1
         var map = [Int?](repeating: nil, count: order.count)
         for (new, old) in order.enumerated() { map[old] = new }
         return map
@@ -66,7 +97,10 @@ public struct PlayQueue: Equatable, Sendable {
     /// Removes everything; returns the mapping (every old index removed).
     @discardableResult
     public mutating func removeAll() -> [Int?] {
-        defer { items = [] }
+        defer {
+            items = []
+            version += 1
+        }
         return items.map { _ in nil }
     }
 }

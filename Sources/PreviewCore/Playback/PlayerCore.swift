@@ -145,7 +145,7 @@ public struct PlayerCore: Equatable, Sendable {
         dropNeighbours(into: &effects)
         for url in downloads.keys.sorted() where url != current?.url { effects.append(.cancelDownload(url: url)) }
         downloads = downloads.filter { $0.key == current?.url }
-        queue = PlayQueue(tracks: tracks)
+        queue.replaceAll(with: tracks)   // new ids; the counter goes on
         current?.index = -1
         carryOut((try? transport.handle(.queueReplaced(start: 0, play: play), queue: queue)) ?? [], into: &effects)
         settle(into: &effects)

@@ -8,13 +8,17 @@ public struct QueueItem: Codable, Equatable, Sendable {
         case failed(String)
     }
 
+    /// Given when the item entered the queue, never reused while previewd runs: the item keeps it
+    /// whatever is moved or removed around it.
+    public let id: Int
     /// The catalog entry.
     public var track: Track
     /// Whether it failed.
     public var status: Status
 
-    /// A fresh item for `track`.
-    public init(track: Track, status: Status = .ok) {
+    /// An item for `track` with `id`.
+    public init(track: Track, id: Int = 0, status: Status = .ok) {
+        self.id = id
         self.track = track
         self.status = status
     }
@@ -32,10 +36,11 @@ public struct QueueItem: Codable, Equatable, Sendable {
         return nil
     }
 
-    private enum CodingKeys: String, CodingKey { case track, failed, error }
+    private enum CodingKeys: String, CodingKey { case id, track, failed, error }
 
     public init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
+        id = try c.decodeIfPresent(Int.self, forKey: .id) ?? 0
         track = try c.decode(Track.self, forKey: .track)
         if let message = try c.decodeIfPresent(String.self, forKey: .error) {
             status = .failed(message)
@@ -46,6 +51,7 @@ public struct QueueItem: Codable, Equatable, Sendable {
 
     public func encode(to encoder: any Encoder) throws {
         var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(id, forKey: .id)
         try c.encode(track, forKey: .track)
         try c.encode(failure != nil, forKey: .failed)
         try c.encodeIfPresent(failure, forKey: .error)

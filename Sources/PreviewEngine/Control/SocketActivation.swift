@@ -1,3 +1,4 @@
+import CPreviewLinux
 import CSystemd
 import Glibc
 
@@ -22,7 +23,7 @@ public enum SocketActivation {
         guard count > 0 else { return count == 0 ? .none : .unusable("sd_listen_fds: \(String(cString: strerror(-count)))") }
         let fd = csd_listen_fds_start()
         guard count == 1 else { return .unusable("systemd passed \(count) sockets; previewd serves one (ListenStream=)") }
-        guard sd_is_socket_unix(fd, Int32(SOCK_STREAM.rawValue), 1, nil, 0) > 0 else {
+        guard sd_is_socket_unix(fd, CPL_SOCK_STREAM, 1, nil, 0) > 0 else {
             return .unusable("the socket systemd passed is not a listening Unix stream socket")
         }
         return .socket(fd, path: boundPath(fd))

@@ -21,7 +21,7 @@ enum UnixSocket {
 
     /// A new stream socket, close-on-exec.
     static func make(path: String) throws(ControlServerError) -> Int32 {
-        let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        let fd = socket(AF_UNIX, CPL_SOCK_STREAM | CPL_SOCK_CLOEXEC, 0)
         guard fd >= 0 else { throw .system(call: "socket", errno: errno, path: path) }
         return fd
     }

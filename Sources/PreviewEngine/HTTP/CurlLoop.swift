@@ -1,4 +1,5 @@
 import CCurl
+import CPreviewLinux
 import Glibc
 import PreviewCore
 
@@ -346,7 +347,7 @@ private func curlOpenSocket(_ context: UnsafeMutableRawPointer?, _ purpose: curl
         exchange.refusedConnection = why
         return CURL_SOCKET_BAD
     }
-    return socket(address.pointee.family, address.pointee.socktype | Int32(SOCK_CLOEXEC.rawValue), address.pointee.protocol)
+    return socket(address.pointee.family, address.pointee.socktype | CPL_SOCK_CLOEXEC, address.pointee.protocol)
 }
 
 /// A probe's connection is ready (TCP and TLS done), its HEAD about to go out.

@@ -76,7 +76,7 @@ enum StreamDestination: Sendable, CustomStringConvertible {
     /// as addresses (no unspecified, multicast or broadcast), after resolution.
     private static func connect(host: String, port: UInt16, deadline: UInt64, wakeFD: Int32, abandoned: () -> Bool) -> Opened {
         var hints = addrinfo()
-        hints.ai_socktype = Int32(SOCK_STREAM.rawValue)
+        hints.ai_socktype = CPL_SOCK_STREAM
         hints.ai_flags = AI_NUMERICSERV | AI_ADDRCONFIG
         var list: UnsafeMutablePointer<addrinfo>?
         let status = getaddrinfo(host, String(port), &hints, &list)
@@ -105,7 +105,7 @@ enum StreamDestination: Sendable, CustomStringConvertible {
 
     /// One non-blocking connect, waited for in `poll` with the sink's eventfd.
     private static func attempt(_ info: addrinfo, deadline: UInt64, wakeFD: Int32, abandoned: () -> Bool) -> Opened {
-        let fd = socket(info.ai_family, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        let fd = socket(info.ai_family, CPL_SOCK_STREAM | CPL_SOCK_NONBLOCK | CPL_SOCK_CLOEXEC, 0)
         guard fd >= 0 else { return .failed(errorText()) }
         var size = kernelBuffer
         setsockopt(fd, SOL_SOCKET, SO_SNDBUF, &size, socklen_t(MemoryLayout<Int32>.size))
