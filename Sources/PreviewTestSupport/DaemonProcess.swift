@@ -61,6 +61,33 @@ public final class DaemonProcess {
         return try ProcessRunner.run(binary, ["--socket", socketPath] + arguments, environment: environment)
     }
 
+    /// Sends one request line of the JSON protocol (`{"id":1,"cmd":…}`) on a new connection and
+    /// returns previewd's answer line, for requests previewctl has no words for.
+    public func request(_ line: String) throws -> String {
+        let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
+        guard fd >= 0 else { throw TestSupportError("socket: \(errno)") }
+        defer { close(fd) }
+        var address = sockaddr_un()
+        address.sun_family = sa_family_t(AF_UNIX)
+        withUnsafeMutableBytes(of: &address.sun_path) { raw in
+            for (i, byte) in socketPath.utf8.prefix(raw.count - 1).enumerated() { raw[i] = byte }
+        }
+        let connected = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+        }
+        guard connected == 0 else { throw TestSupportError("connect \(socketPath): \(errno)") }
+        let bytes = Array((line + "\n").utf8)
+        guard bytes.withUnsafeBytes({ write(fd, $0.baseAddress, $0.count) }) == bytes.count else { throw TestSupportError("write: \(errno)") }
+        var answer: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 65536)
+        while !answer.contains(UInt8(ascii: "\n")) {
+            let n = read(fd, &buffer, buffer.count)
+            guard n > 0 else { break }
+            answer += buffer[..<n]
+        }
+        return String(decoding: answer.prefix { $0 != UInt8(ascii: "\n") }, as: UTF8.self)
+    }
+
     /// Starts previewctl against this daemon in the background (for `watch`).
     public func ctlInBackground(_ arguments: String...) throws -> BackgroundCommand {
         guard let binary = BuildProducts.path("previewctl") else { throw TestSupportError("previewctl is not built") }

@@ -78,4 +78,41 @@ final class ControlEndToEndTests: SharedServerTestCase {
         XCTAssertNotNil(recorder.waitForSilence(lasting: 0.5, after: recorder.sampleCount), "clear stops the sound")
         XCTAssertEqual(try daemon.ctl("play").status, 1, "nothing to play")
     }
+
+    /// Items keep their ids through moves and removals, and the protocol takes an id wherever it
+    /// takes an index: a program holding an id reaches its item whatever others edited meanwhile.
+    func testQueueItemsAreReachedByTheirIdsWhateverMovesAroundThem() throws {
+        XCTAssertEqual(try daemon.ctl("search", "sine waves").status, 0)
+        let before = try queue()
+        let ids = before.items.map(\.id)
+        XCTAssertEqual(Set(ids).count, ids.count, "every item has its own id: \(ids)")
+        XCTAssertEqual(try status().id, ids[0])
+        let version = before.version
+
+        // Another client moves the last item to the top: the current track and its id move down.
+        XCTAssertTrue(try daemon.request(#"{"id":1,"cmd":"move","args":{"fromId":\#(ids[4]),"to":0}}"#).contains(#""ok":true"#))
+        var now = try queue()
+        XCTAssertEqual(now.items.map(\.id), [ids[4]] + ids[0..<4] + ids[5...])
+        XCTAssertGreaterThan(now.version, version, "the version moved with the edit")
+        XCTAssertEqual(try status().id, ids[0])
+        XCTAssertEqual(try status().index, 1)
+
+        // The third item of the search, by its id, wherever it is now.
+        let mark = recorder.sampleCount
+        XCTAssertTrue(try daemon.request(#"{"id":2,"cmd":"play","args":{"id":\#(ids[2])}}"#).contains(#""ok":true"#))
+        expectTone(880, after: mark, "play by id plays that item")
+        XCTAssertEqual(try status().id, ids[2])
+        XCTAssertEqual(try status().track?.trackId, 1003)
+
+        XCTAssertTrue(try daemon.request(#"{"id":3,"cmd":"remove","args":{"id":\#(ids[1])}}"#).contains(#""ok":true"#))
+        now = try queue()
+        XCTAssertFalse(now.items.map(\.id).contains(ids[1]))
+        XCTAssertEqual(try status().id, ids[2], "removing another item leaves the current one")
+        let info = try daemon.request(#"{"id":4,"cmd":"info","args":{"id":\#(ids[0])}}"#)
+        XCTAssertTrue(info.contains("A Four Forty"), info)
+
+        let gone = try daemon.request(#"{"id":5,"cmd":"play","args":{"id":\#(ids[1])}}"#)
+        XCTAssertTrue(gone.contains("no track with id \(ids[1]) in the queue"), gone)
+        XCTAssertEqual(try status().id, ids[2], "a refused id changes nothing")
+    }
 }

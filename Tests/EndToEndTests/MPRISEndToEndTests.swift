@@ -69,7 +69,9 @@ final class MPRISEndToEndTests: DaemonTestCase {
         XCTAssertEqual(try playerctl("metadata", "album"), "Pure Tones")
         XCTAssertEqual(try playerctl("metadata", "xesam:url"), "https://music.apple.com/us/album/701?i=1001&uo=4")
         let trackID = try playerctl("metadata", "mpris:trackid")
-        XCTAssertTrue(trackID.contains("/org/previewd/track/0_1001"), "an object path from the queue entry: \(trackID)")
+        XCTAssertTrue(trackID.contains("/org/previewd/track/\(try XCTUnwrap(try status().id))"), "an object path from the queue item's id: \(trackID)")
+        XCTAssertEqual(try daemon.ctl("move", "6", "5").status, 0)   // an edit elsewhere in the queue
+        XCTAssertEqual(try playerctl("metadata", "mpris:trackid"), trackID, "the same after the queue changed")
         let length = Int(try playerctl("metadata", "mpris:length")) ?? 0
         XCTAssertTrue((7_500_000...8_500_000).contains(length), "the preview's own length, 8 s: \(length) µs")
         // The artwork, fetched at 600×600 into the private cache, is shown as a file:// URL.

@@ -55,6 +55,6 @@ final class ArtworkTests: XCTestCase {
         XCTAssertThrowsError(try JSONDecoder().decode(ArtworkReport.self, from: Data(#"{"width":3,"height":1,"rgb":"AQID"}"#.utf8)))
         XCTAssertThrowsError(try ControlCommand(ControlRequest(id: 1, cmd: "artwork", args: ["width": .number(0)])))
         XCTAssertEqual(try ControlCommand(ControlRequest(id: 1, cmd: "artwork", args: ["index": .number(2), "width": .number(24)])),
-                       .artwork(index: 2, width: 24, height: 32))
+                       .artwork(.index(2), width: 24, height: 32))
     }
 }

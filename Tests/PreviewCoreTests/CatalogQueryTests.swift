@@ -78,7 +78,9 @@ final class CatalogQueryTests: XCTestCase {
             .lookup(LookupQuery(ids: [1, 2], entity: "song", limit: 3, sort: "recent"), Enqueue()),
             .lookup(LookupQuery(ids: [5]), Enqueue(sort: TrackSort(.title))),
             .top(ChartQuery(limit: 10, country: "us", genre: 21), Enqueue(play: false)),
-            .more, .info(index: 3), .info(index: nil), .share, .clear, .remove(index: 2), .move(from: 1, to: 0),
+            .more, .info(.index(3)), .info(.id(12)), .info(nil), .share, .clear, .remove(.index(2)), .remove(.id(5)),
+            .move(from: .index(1), to: .index(0)), .move(from: .id(7), to: .index(0)), .move(from: .index(2), to: .id(9)),
+            .play(.id(4)), .play(.index(0)), .play(nil), .artwork(.id(3), width: 8, height: 8),
             .subscribe(position: true),
         ]
         for command in commands {

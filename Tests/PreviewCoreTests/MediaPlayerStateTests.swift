@@ -14,6 +14,7 @@ final class MediaPlayerStateTests: XCTestCase {
         var report = StatusReport(state: state, index: index, positionMs: 2500, durationMs: 30_000, queueLength: 3,
                                   track: index == nil ? nil : track, error: nil, output: "ok")
         report.hasNext = true
+        report.id = index.map { $0 + 41 }
         report.artwork = "/home/me/.cache/previewd/artwork/ab c.jpg"
         return report
     }
@@ -24,7 +25,7 @@ final class MediaPlayerStateTests: XCTestCase {
         XCTAssertTrue(state.advancing)
         XCTAssertEqual(state.positionMicroseconds, 2_500_000)
         XCTAssertEqual([state.canGoNext, state.canGoPrevious, state.canPlay, state.canPause, state.canSeek], [true, true, true, true, true])
-        XCTAssertEqual(state.metadata.trackID, "/org/previewd/track/0_1001")
+        XCTAssertEqual(state.metadata.trackID, "/org/previewd/track/41", "the queue item's id: it survives queue edits")
         XCTAssertEqual(state.metadata.lengthMicroseconds, 30_000_000)
         XCTAssertEqual(state.metadata.title, "A Four Forty")
         XCTAssertEqual(state.metadata.albumArtist, "The Sine Waves", "the artist when the album names none")

@@ -96,3 +96,45 @@ final class PlayerCoreRetentionTests: XCTestCase {
         XCTAssertTrue(effects.contains(.trackFailed(index: 1, message: "not an audio file", neighbour: true)))
     }
 }
+
+/// Queue items keep the id they got when they entered, and every change counts in the version.
+final class QueueIdentityTests: XCTestCase {
+    func testIdsAreStableAcrossEditsAndNeverReused() throws {
+        var core = PlayerCore()
+        _ = core.replaceQueue(with: (0..<4).map { Track(trackId: $0, previewUrl: "https://e.example/\($0).m4a") }, play: false)
+        XCTAssertEqual(core.queue.items.map(\.id), [1, 2, 3, 4])
+        let third = core.queue.items[2].id
+        _ = core.edit { $0.move(from: 2, to: 0) }
+        XCTAssertEqual(core.queue.items[0].id, third, "a moved item keeps its id")
+        XCTAssertEqual(try core.queue.position(of: .id(third)), 0)
+        _ = core.edit { $0.remove(at: 1) }
+        XCTAssertThrowsError(try core.queue.position(of: .id(1))) { XCTAssertEqual(($0 as? ControlError)?.message, "no track with id 1 in the queue") }
+        _ = core.replaceQueue(with: [Track(trackId: 9, previewUrl: "https://e.example/9.m4a")], play: false)
+        XCTAssertEqual(core.queue.items.map(\.id), [5], "a new queue's items get new ids: none is reused")
+        _ = try core.append([Track(trackId: 10, previewUrl: "https://e.example/10.m4a")], play: false)
+        XCTAssertEqual(core.queue.items.map(\.id), [5, 6])
+        XCTAssertThrowsError(try core.queue.position(of: .index(2))) {
+            XCTAssertEqual(($0 as? ControlError)?.message, "no track at index 2 (the queue has 2)")
+        }
+    }
+
+    func testEveryChangeIncrementsTheVersionOnce() throws {
+        var queue = PlayQueue()
+        XCTAssertEqual(queue.version, 0)
+        queue.replaceAll(with: [Track(trackId: 1), Track(trackId: 2), Track(trackId: 3)])
+        XCTAssertEqual(queue.version, 1)
+        try queue.append([Track(trackId: 4)])
+        XCTAssertEqual(queue.version, 2)
+        queue.move(from: 0, to: 3)
+        XCTAssertEqual(queue.version, 3)
+        queue.remove(at: 1)
+        XCTAssertEqual(queue.version, 4)
+        queue.markFailed(0, message: "broken")
+        XCTAssertEqual(queue.version, 5)
+        queue.remove(at: 99)
+        queue.markFailed(99, message: "ignored")
+        XCTAssertEqual(queue.version, 5, "a change that changes nothing counts nothing")
+        queue.removeAll()
+        XCTAssertEqual(queue.version, 6)
+    }
+}

@@ -12,9 +12,13 @@ final class ProtocolTests: XCTestCase {
             (#"{"id":1,"cmd":"hello"}"#, .hello),
             (#"{"id":2,"cmd":"search","args":{"term":"jack johnson","limit":10}}"#, .search(CatalogQuery(term: "jack johnson", limit: 10), Enqueue())),
             (#"{"cmd":"search","args":{"term":"x"}}"#, .search(CatalogQuery(term: "x"), Enqueue())),
-            (#"{"cmd":"play"}"#, .play(index: nil)),
-            (#"{"cmd":"play","args":{"index":3}}"#, .play(index: 3)),
-            (#"{"cmd":"play","args":{"index":null}}"#, .play(index: nil)),
+            (#"{"cmd":"play"}"#, .play(nil)),
+            (#"{"cmd":"play","args":{"index":3}}"#, .play(.index(3))),
+            (#"{"cmd":"play","args":{"id":17}}"#, .play(.id(17))),
+            (#"{"cmd":"play","args":{"index":null}}"#, .play(nil)),
+            (#"{"cmd":"remove","args":{"id":4}}"#, .remove(.id(4))),
+            (#"{"cmd":"move","args":{"fromId":4,"to":0}}"#, .move(from: .id(4), to: .index(0))),
+            (#"{"cmd":"info","args":{"id":2}}"#, .info(.id(2))),
             (#"{"cmd":"pause"}"#, .pause), (#"{"cmd":"resume"}"#, .resume), (#"{"cmd":"toggle"}"#, .toggle),
             (#"{"cmd":"stop"}"#, .stop), (#"{"cmd":"next"}"#, .next), (#"{"cmd":"prev"}"#, .prev),
             (#"{"cmd":"status"}"#, .status), (#"{"cmd":"queue"}"#, .queue),
@@ -32,6 +36,9 @@ final class ProtocolTests: XCTestCase {
         let cases: [(String, ControlError.Code)] = [
             (#"{"cmd":"launch"}"#, .unknownCommand),
             (#"{"cmd":"search"}"#, .badArgument),
+            (#"{"cmd":"play","args":{"index":1,"id":2}}"#, .badArgument),
+            (#"{"cmd":"play","args":{"id":0}}"#, .badArgument),
+            (#"{"cmd":"remove","args":{}}"#, .badArgument),
             (#"{"cmd":"search","args":{"term":"  "}}"#, .badArgument),
             (#"{"cmd":"search","args":{"term":5}}"#, .badArgument),
             (#"{"cmd":"search","args":{"term":"x","limit":0}}"#, .badArgument),
@@ -77,7 +84,7 @@ final class ProtocolTests: XCTestCase {
         let status = StatusReport(state: .idle, index: nil, positionMs: 0, durationMs: nil, queueLength: 0,
                                   track: nil, error: nil, output: "ok")
         let object = try XCTUnwrap(JSONSerialization.jsonObject(with: JSONEncoder().encode(status)) as? [String: Any])
-        XCTAssertEqual(Set(object.keys), ["state", "index", "positionMs", "durationMs", "queueLength", "track", "error", "output",
+        XCTAssertEqual(Set(object.keys), ["state", "index", "id", "queueVersion", "positionMs", "durationMs", "queueLength", "track", "error", "output",
                                           "buffering", "volume", "muted", "repeat", "shuffle", "slots", "switchMicroseconds", "loudness",
                                           "hasNext", "artwork"])
         XCTAssertTrue(object["index"] is NSNull)

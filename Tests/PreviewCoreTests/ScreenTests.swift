@@ -58,7 +58,7 @@ final class ScreenTests: XCTestCase {
             return track
         }
         screen.queue = QueueReport(index: current, items: tracks.enumerated().map {
-            QueueItem(track: $0.element, status: failed.contains($0.offset) ? .failed("HTTP 404") : .ok)
+            QueueItem(track: $0.element, id: $0.offset + 1, status: failed.contains($0.offset) ? .failed("HTTP 404") : .ok)
         })
         screen.status = StatusReport(state: .playing, index: current, positionMs: 12_000, durationMs: 30_000, queueLength: queue,
                                      track: tracks[current], error: nil, output: "ok")

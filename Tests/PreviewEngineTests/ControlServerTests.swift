@@ -94,7 +94,7 @@ final class ControlServerTests: XCTestCase {
         waitFor { self.onLoop { hub.subscriberCount } == 1 }
         onLoop {
             hub.publish(.state(.playing, index: 2))
-            hub.publish(.track(index: 2, Track(trackId: 7, trackName: "Seven")))
+            hub.publish(.track(index: 2, id: 3, Track(trackId: 7, trackName: "Seven")))
             hub.publish(.error("track 3: preview server answered HTTP 404"))
         }
         XCTAssertEqual(try watcher.receiveValue()["event"], .string("state"))
@@ -123,7 +123,7 @@ final class ControlServerTests: XCTestCase {
         let big = Track(trackId: 1, trackName: String(repeating: "n", count: 4000))
         let left = onLoop { () -> Int in
             for i in 0..<5000 {
-                hub.publish(.track(index: i, big))   // never blocks, whatever the subscriber does
+                hub.publish(.track(index: i, id: i + 1, big))   // never blocks, whatever the subscriber does
                 if hub.subscriberCount == 0 { break }
             }
             return hub.subscriberCount

@@ -16,7 +16,7 @@ public enum MediaPlayerCommand: Equatable, Sendable {
     /// The control command with the same effect; nil for `quit`.
     public var controlCommand: ControlCommand? {
         switch self {
-        case .play: return .play(index: nil)
+        case .play: return .play(nil)
         case .pause: return .pause
         case .playPause: return .toggle
         case .stop: return .stop

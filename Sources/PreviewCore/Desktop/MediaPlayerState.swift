@@ -21,7 +21,7 @@ public struct MediaPlayerState: Equatable, Sendable {
 
     /// The Metadata map's values; nil and 0 are left out of it.
     public struct Metadata: Equatable, Sendable {
-        /// An object path naming the queue entry (`/org/previewd/track/INDEX_TRACKID`); nil when nothing is current.
+        /// An object path naming the queue entry (`/org/previewd/track/ID`, the queue item's id); nil when nothing is current.
         public var trackID: String?
         public var lengthMicroseconds: Int64 = 0
         /// `file://` URL of the cached artwork.
@@ -65,8 +65,8 @@ public struct MediaPlayerState: Equatable, Sendable {
         canSeek = current && status.durationMs != nil
         positionMicroseconds = Int64(status.positionMs) * 1000
         advancing = status.state == .playing && !status.buffering && status.output == "ok"
-        guard let index = status.index, let track = status.track else { return }
-        metadata.trackID = "/org/previewd/track/\(index)_\(max(0, track.trackId ?? 0))"
+        guard let id = status.id, let track = status.track else { return }
+        metadata.trackID = "/org/previewd/track/\(id)"   // the queue item's id: the same whatever is edited around it
         metadata.lengthMicroseconds = Int64(status.durationMs ?? 0) * 1000
         metadata.artURL = status.artwork.map(Self.fileURL)
         metadata.title = track.trackName

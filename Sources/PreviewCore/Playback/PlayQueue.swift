@@ -28,6 +28,15 @@ public struct PlayQueue: Equatable, Sendable {
         return tracks.enumerated().map { QueueItem(track: $1, id: nextID + $0) }
     }
 
+    /// The position of the item `ref` names; a clear error when there is none.
+    public func position(of ref: QueueRef) throws(ControlError) -> Int {
+        if let index = index(of: ref) { return index }
+        switch ref {
+        case .index(let index): throw ControlError(.rejected, "no track at index \(index) (the queue has \(count))")
+        case .id(let id): throw ControlError(.rejected, "no track with id \(id) in the queue")
+        }
+    }
+
     /// The position of the item `ref` names, or nil when there is none.
     public func index(of ref: QueueRef) -> Int? {
         switch ref {

@@ -17,22 +17,22 @@ public enum ControlCommand: Equatable, Sendable {
     /// The next page of the last search, appended to the queue.
     case more
     /// Everything known about a queue item (the current one when nil), with its artist's details.
-    case info(index: Int?)
+    case info(QueueRef?)
     /// The artwork of a queue item (the current one when nil) as an RGB picture fitting width × height.
-    case artwork(index: Int?, width: Int, height: Int)
+    case artwork(QueueRef?, width: Int, height: Int)
     /// A ready-to-post line about what is playing.
     case share
     /// Empty the queue (playback stops).
     case clear
     /// Remove one queue item; removing the current one plays the next.
-    case remove(index: Int)
-    /// Move a queue item; the current track keeps playing.
-    case move(from: Int, to: Int)
+    case remove(QueueRef)
+    /// Move a queue item to where another one is (by index or id); the current track keeps playing.
+    case move(from: QueueRef, to: QueueRef)
     /// Turn the connection into an event stream (handled by the socket server); `position` adds a
     /// position event every second.
     case subscribe(position: Bool)
-    /// Play `index`, or resume / start when nil.
-    case play(index: Int?)
+    /// Play the item, or resume / start when nil.
+    case play(QueueRef?)
     case pause
     case resume
     case toggle
@@ -95,25 +95,25 @@ public enum ControlCommand: Equatable, Sendable {
             try query.validate()
             self = .top(query, try Self.enqueue(args))
         case "more": self = .more
-        case "info": self = .info(index: try Self.index(args, "index"))
+        case "info": self = .info(try Self.ref(args))
         case "artwork":
             let width = try Self.int(args, "width") ?? 32, height = try Self.int(args, "height") ?? 32
             guard (1...ArtworkRequest.maxSide).contains(width), (1...ArtworkRequest.maxSide).contains(height) else {
                 throw ControlError(.badArgument, "\"width\" and \"height\" must be 1–\(ArtworkRequest.maxSide)")
             }
-            self = .artwork(index: try Self.index(args, "index"), width: width, height: height)
+            self = .artwork(try Self.ref(args), width: width, height: height)
         case "share": self = .share
         case "clear": self = .clear
         case "remove":
-            guard let index = try Self.index(args, "index") else { throw ControlError(.badArgument, "remove needs \"index\"") }
-            self = .remove(index: index)
+            guard let item = try Self.ref(args) else { throw ControlError(.badArgument, "remove needs \"index\" or \"id\"") }
+            self = .remove(item)
         case "move":
-            guard let from = try Self.index(args, "from"), let to = try Self.index(args, "to") else {
-                throw ControlError(.badArgument, "move needs \"from\" and \"to\" indices")
+            guard let from = try Self.ref(args, index: "from", id: "fromId"), let to = try Self.ref(args, index: "to", id: "toId") else {
+                throw ControlError(.badArgument, "move needs \"from\" (or \"fromId\") and \"to\" (or \"toId\")")
             }
             self = .move(from: from, to: to)
         case "subscribe": self = .subscribe(position: try Self.bool(args, "position") ?? false)
-        case "play": self = .play(index: try Self.index(args, "index"))
+        case "play": self = .play(try Self.ref(args))
         case "pause": self = .pause
         case "resume": self = .resume
         case "toggle": self = .toggle
@@ -193,19 +193,19 @@ public enum ControlCommand: Equatable, Sendable {
             if let genre = q.genre { args["genre"] = .number(Double(genre)) }
             return ControlRequest(id: id, cmd: "top", args: args)
         case .more: return ControlRequest(id: id, cmd: "more")
-        case .info(let index): return ControlRequest(id: id, cmd: "info", args: index.map { ["index": .number(Double($0))] })
-        case .artwork(let index, let width, let height):
+        case .info(let item): return ControlRequest(id: id, cmd: "info", args: item.map { Self.args($0) })
+        case .artwork(let item, let width, let height):
             var args: [String: JSONValue] = ["width": .number(Double(width)), "height": .number(Double(height))]
-            if let index { args["index"] = .number(Double(index)) }
+            if let item { args.merge(Self.args(item)) { $1 } }
             return ControlRequest(id: id, cmd: "artwork", args: args)
         case .share: return ControlRequest(id: id, cmd: "share")
         case .clear: return ControlRequest(id: id, cmd: "clear")
-        case .remove(let index): return ControlRequest(id: id, cmd: "remove", args: ["index": .number(Double(index))])
+        case .remove(let item): return ControlRequest(id: id, cmd: "remove", args: Self.args(item))
         case .move(let from, let to):
-            return ControlRequest(id: id, cmd: "move", args: ["from": .number(Double(from)), "to": .number(Double(to))])
+            return ControlRequest(id: id, cmd: "move", args: Self.args(from, index: "from", id: "fromId").merging(Self.args(to, index: "to", id: "toId")) { $1 })
         case .subscribe(let position): return ControlRequest(id: id, cmd: "subscribe", args: ["position": .bool(position)])
-        case .play(let index):
-            return ControlRequest(id: id, cmd: "play", args: index.map { ["index": .number(Double($0))] })
+        case .play(let item):
+            return ControlRequest(id: id, cmd: "play", args: item.map { Self.args($0) })
         case .pause: return ControlRequest(id: id, cmd: "pause")
         case .resume: return ControlRequest(id: id, cmd: "resume")
         case .toggle: return ControlRequest(id: id, cmd: "toggle")
@@ -238,6 +238,27 @@ public enum ControlCommand: Equatable, Sendable {
         let n = try int(args, key)
         if let n, n < 0 { throw ControlError(.badArgument, "\"\(key)\" must be an index, 0 or more (got \(n))") }
         return n
+    }
+
+    /// A queue item named by its position (`index`) or its id (`id`), not both; nil when neither is given.
+    private static func ref(_ args: [String: JSONValue], index indexKey: String = "index", id idKey: String = "id") throws(ControlError) -> QueueRef? {
+        let index = try index(args, indexKey), id = try int(args, idKey)
+        switch (index, id) {
+        case (let index?, nil): return .index(index)
+        case (nil, let id?):
+            guard id > 0 else { throw ControlError(.badArgument, "\"\(idKey)\" must be a queue item's id, 1 or more (got \(id))") }
+            return .id(id)
+        case (nil, nil): return nil
+        case (_?, _?): throw ControlError(.badArgument, "give \"\(indexKey)\" or \"\(idKey)\", not both")
+        }
+    }
+
+    /// The arguments that name `item`.
+    private static func args(_ item: QueueRef, index indexKey: String = "index", id idKey: String = "id") -> [String: JSONValue] {
+        switch item {
+        case .index(let index): return [indexKey: .number(Double(index))]
+        case .id(let id): return [idKey: .number(Double(id))]
+        }
     }
 
     private static func string(_ args: [String: JSONValue], _ key: String) throws(ControlError) -> String? {

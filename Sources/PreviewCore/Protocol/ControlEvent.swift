@@ -2,12 +2,12 @@
 public enum ControlEvent: Equatable, Sendable {
     /// The playback state or the current index changed.
     case state(PlaybackState, index: Int?)
-    /// Another track became current; `loudness` as far as it is known then.
-    case track(index: Int, Track, loudness: LoudnessReport? = nil)
+    /// Another track became current (queue item `id` at `index`); `loudness` as far as it is known then.
+    case track(index: Int, id: Int, Track, loudness: LoudnessReport? = nil)
     /// What is known of the current track's loudness changed: its gain was decided, or it was measured.
     case loudness(index: Int, LoudnessReport)
-    /// The queue was replaced, appended to or edited.
-    case queue(length: Int)
+    /// The queue was replaced, appended to or edited: its new length and version.
+    case queue(length: Int, version: Int)
     /// A track or a catalog call failed.
     case error(String)
     /// The audio output went away (why) or came back.
@@ -42,12 +42,12 @@ extension ControlEvent: Encodable {
         switch self {
         case .state(let state, let index):
             try put("event", "state"); try put("state", state.rawValue); try put("index", index)
-        case .track(let index, let track, let loudness):
-            try put("event", "track"); try put("index", index); try put("track", track); try put("loudness", loudness)
+        case .track(let index, let id, let track, let loudness):
+            try put("event", "track"); try put("index", index); try put("id", id); try put("track", track); try put("loudness", loudness)
         case .loudness(let index, let loudness):
             try put("event", "loudness"); try put("index", index); try put("loudness", loudness)
-        case .queue(let length):
-            try put("event", "queue"); try put("length", length)
+        case .queue(let length, let version):
+            try put("event", "queue"); try put("length", length); try put("version", version)
         case .error(let message):
             try put("event", "error"); try put("message", message)
         case .outputLost(let why):

@@ -2,12 +2,36 @@
 public struct QueueReport: Codable, Equatable, Sendable {
     /// The current index, or nil.
     public var index: Int?
-    /// The items in play order; failed ones carry `failed: true` and `error`.
+    /// The items in play order, each with its `id`; failed ones carry `failed: true` and `error`.
     public var items: [QueueItem]
+    /// The queue's version (as in `status`).
+    public var version: Int
 
-    /// A report of `items` with `index` current.
-    public init(index: Int?, items: [QueueItem]) {
+    /// A report of `items` at `version` with `index` current.
+    public init(index: Int?, items: [QueueItem], version: Int = 0) {
         self.index = index
         self.items = items
+        self.version = version
+    }
+
+    /// A report of `queue` with `index` current.
+    public init(index: Int?, queue: PlayQueue) {
+        self.init(index: index, items: queue.items, version: queue.version)
+    }
+
+    private enum CodingKeys: String, CodingKey { case index, items, version }
+
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        index = try c.decodeIfPresent(Int.self, forKey: .index)
+        items = try c.decode([QueueItem].self, forKey: .items)
+        version = try c.decodeIfPresent(Int.self, forKey: .version) ?? 0
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(index, forKey: .index)
+        try c.encode(items, forKey: .items)
+        try c.encode(version, forKey: .version)
     }
 }

@@ -4,6 +4,10 @@ public struct StatusReport: Codable, Equatable, Sendable {
     public var state: PlaybackState
     /// The current queue index, 0-based, or nil.
     public var index: Int?
+    /// The current queue item's id (stable across queue edits), or nil.
+    public var id: Int?
+    /// The queue's version: it changes with every change of the queue.
+    public var queueVersion: Int = 0
     /// What has been heard of the current track, in milliseconds.
     public var positionMs: Int
     /// The current track's real duration once known (from the decoder), else the catalog's, else nil.
@@ -39,7 +43,7 @@ public struct StatusReport: Codable, Equatable, Sendable {
     public var artwork: String?
 
     private enum CodingKeys: String, CodingKey {
-        case state, index, positionMs, durationMs, queueLength, track, error, output
+        case state, index, id, queueVersion, positionMs, durationMs, queueLength, track, error, output
         case buffering, volume, muted, `repeat`, shuffle, slots, switchMicroseconds, loudness, hasNext, artwork
     }
 
@@ -47,6 +51,8 @@ public struct StatusReport: Codable, Equatable, Sendable {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         state = try c.decode(PlaybackState.self, forKey: .state)
         index = try c.decodeIfPresent(Int.self, forKey: .index)
+        id = try c.decodeIfPresent(Int.self, forKey: .id)
+        queueVersion = try c.decodeIfPresent(Int.self, forKey: .queueVersion) ?? 0
         positionMs = try c.decode(Int.self, forKey: .positionMs)
         durationMs = try c.decodeIfPresent(Int.self, forKey: .durationMs)
         queueLength = try c.decode(Int.self, forKey: .queueLength)
@@ -70,6 +76,8 @@ public struct StatusReport: Codable, Equatable, Sendable {
         var c = encoder.container(keyedBy: CodingKeys.self)
         try c.encode(state, forKey: .state)
         try c.encode(index, forKey: .index)
+        try c.encode(id, forKey: .id)
+        try c.encode(queueVersion, forKey: .queueVersion)
         try c.encode(positionMs, forKey: .positionMs)
         try c.encode(durationMs, forKey: .durationMs)
         try c.encode(queueLength, forKey: .queueLength)

@@ -58,7 +58,7 @@ public final class EventHook: @unchecked Sendable {   // confined to the engine 
     /// Runs the program for `event` if it is a kind the hook is for (on the loop).
     public func handle(_ event: ControlEvent) {
         switch event {
-        case .track(let index, let track, _):
+        case .track(let index, _, let track, _):
             current = (index, track)
             launch(.track, details(index: index))
         case .state(let state, let index):

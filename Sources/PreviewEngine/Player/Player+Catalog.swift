@@ -82,7 +82,6 @@ extension Player {
                 first = 0
                 run(core.replaceQueue(with: playable, play: enqueue.play))
             }
-            queueVersion += 1
             log(.info, "\(what): \(results.count) results, \(playable.count) queued" + (enqueue.append ? " at \(first ?? 0)" : ""))
         } else {
             log(.info, "\(what): \(results.count) results, none with a playable preview; the queue is unchanged")

@@ -34,7 +34,6 @@ extension Player {
             case .resumeOutput: sink.resume()
             case .stopOutput: sink.stop()
             case .trackFailed(let index, let message, let neighbour):
-                queueVersion += 1
                 let line = "track \(index): \(message)"
                 if !neighbour { lastError = line }
                 publishError(line)

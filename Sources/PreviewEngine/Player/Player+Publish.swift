@@ -7,7 +7,8 @@ extension Player {
     struct Published: Equatable {
         var state = PlaybackState.idle
         var index: Int?
-        var trackID: Int?
+        /// The current queue item's id.
+        var itemID: Int?
         var queueVersion = 0
         var volume = 100
         var muted = false
@@ -26,17 +27,17 @@ extension Player {
         autopageIfNeeded()
         let transport = core.transport
         let index = transport.index
-        let now = Published(state: transport.playbackState, index: index, trackID: index.flatMap { core.queue[safe: $0]?.track.trackId },
-                            queueVersion: queueVersion, volume: volume, muted: muted, repeatMode: transport.repeatMode,
+        let now = Published(state: transport.playbackState, index: index, itemID: index.flatMap { core.queue[safe: $0]?.id },
+                            queueVersion: core.queue.version, volume: volume, muted: muted, repeatMode: transport.repeatMode,
                             shuffle: transport.order.isShuffled, outputLost: transport.outputLost,
                             loudness: index.flatMap { loudnessReport(index: $0) }, request: transport.currentRequest,
                             artwork: index.flatMap { artworkPath(index: $0) })
         let before = published
         guard now != before else { return }
         published = now
-        if now.queueVersion != before.queueVersion { hub?.publish(.queue(length: core.queue.count)) }
-        if (now.index != before.index || now.trackID != before.trackID), let i = index, let item = core.queue[safe: i] {
-            hub?.publish(.track(index: i, item.track, loudness: now.loudness))
+        if now.queueVersion != before.queueVersion { hub?.publish(.queue(length: core.queue.count, version: now.queueVersion)) }
+        if now.itemID != before.itemID, let i = index, let item = core.queue[safe: i] {
+            hub?.publish(.track(index: i, id: item.id, item.track, loudness: now.loudness))
         } else if now.loudness != before.loudness, let i = index, let loudness = now.loudness {
             hub?.publish(.loudness(index: i, loudness))
         }
@@ -44,7 +45,7 @@ extension Player {
             MemoryTrim.afterRelease()
             fetchArtwork()
         }
-        if let i = index, now.index == before.index, now.trackID == before.trackID, now.request != nil, before.request != nil,
+        if let i = index, now.itemID == before.itemID, now.request != nil, before.request != nil,
            now.request != before.request {
             hub?.publish(.seeked(index: i, ms: positionMs()))
         }

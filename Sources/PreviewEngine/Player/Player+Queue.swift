@@ -5,29 +5,17 @@ import PreviewCore
 extension Player {
     func clear() throws {
         lastSearch = nil
-        edit { $0.removeAll() }
+        run(core.edit { $0.removeAll() })
     }
 
-    func remove(_ index: Int) throws {
-        try checkIndex(index)
-        edit { $0.remove(at: index) }
+    /// Removes the item at `index` (a position the queue has: `PlayQueue.position(of:)` checked it).
+    func remove(_ index: Int) {
+        run(core.edit { $0.remove(at: index) })
     }
 
-    func move(from: Int, to: Int) throws {
-        try checkIndex(from)
-        try checkIndex(to)
+    /// Moves the item at `from` to `to` (positions the queue has).
+    func move(from: Int, to: Int) {
         guard from != to else { return }
-        edit { $0.move(from: from, to: to) }
-    }
-
-    private func checkIndex(_ index: Int) throws {
-        guard core.queue.items.indices.contains(index) else {
-            throw ControlError(.rejected, "no track at index \(index) (the queue has \(core.queue.count))")
-        }
-    }
-
-    private func edit(_ change: (inout PlayQueue) -> [Int?]) {
-        queueVersion += 1
-        run(core.edit(change))
+        run(core.edit { $0.move(from: from, to: to) })
     }
 }

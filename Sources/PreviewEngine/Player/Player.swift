@@ -28,8 +28,6 @@ public actor Player {
     let autopage: Bool
     var autopaging = false
     var lastSearch: LastSearch?
-    /// Bumped on every change of the queue's items, for the `queue` event.
-    var queueVersion = 0
     var published = Published()
     /// Set by `shutdown`: engine events that come later change nothing.
     var isShutDown = false
@@ -134,14 +132,14 @@ public actor Player {
         case .lookup(let query, let enqueue): return try await lookup(query, enqueue)
         case .top(let query, let enqueue): return try await top(query, enqueue)
         case .more: return try await more()
-        case .info(let index): return try await info(index)
-        case .artwork(let index, let width, let height): return try await artworkThumbnail(index, width: width, height: height)
+        case .info(let item): return try await info(item.map(core.queue.position))
+        case .artwork(let item, let width, let height): return try await artworkThumbnail(item.map(core.queue.position), width: width, height: height)
         case .share: return try share()
         case .clear: try clear()
-        case .remove(let index): try remove(index)
-        case .move(let from, let to): try move(from: from, to: to)
+        case .remove(let item): remove(try core.queue.position(of: item))
+        case .move(let from, let to): move(from: try core.queue.position(of: from), to: try core.queue.position(of: to))
         case .subscribe: throw ControlError(.badRequest, "subscribe is answered by the socket server")
-        case .play(let index): try apply(.play(index: index))
+        case .play(let item): try apply(.play(index: item.map(core.queue.position)))
         case .pause: try apply(.pause)
         case .resume: try apply(.resume)
         case .toggle: try apply(.toggle)
@@ -156,7 +154,7 @@ public actor Player {
         case .setRepeat(let mode): try apply(.setRepeat(mode))
         case .setShuffle(let on): try apply(.setShuffle(on, seed: UInt64.random(in: 0...UInt64.max)))
         case .status: break
-        case .queue: return QueueReport(index: core.transport.index, items: core.queue.items)
+        case .queue: return QueueReport(index: core.transport.index, queue: core.queue)
         case .memory: return memoryReport()
         }
         return status()
@@ -169,6 +167,8 @@ public actor Player {
         var report = StatusReport(state: core.transport.playbackState, index: index, positionMs: positionMs(),
                                   durationMs: core.currentDurationMs, queueLength: core.queue.count,
                                   track: item?.track, error: item?.failure ?? lastError, output: sink.statusText)
+        report.id = item?.id
+        report.queueVersion = core.queue.version
         report.buffering = core.transport.buffering
         report.volume = volume
         report.muted = muted

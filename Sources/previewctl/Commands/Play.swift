@@ -22,7 +22,7 @@ extension Previewctl {
         }
 
         func run() throws {
-            try root.options.run(.play(index: index), as: StatusReport.self, human: Output.status)
+            try root.options.run(.play(index.map(QueueRef.index)), as: StatusReport.self, human: Output.status)
         }
     }
 }

@@ -27,7 +27,7 @@ extension Previewctl {
         }
 
         func run() throws {
-            try root.options.run(.remove(index: index), as: StatusReport.self, human: Output.status)
+            try root.options.run(.remove(.index(index)), as: StatusReport.self, human: Output.status)
         }
     }
 
@@ -48,7 +48,7 @@ extension Previewctl {
         }
 
         func run() throws {
-            try root.options.run(.move(from: from, to: to), as: StatusReport.self, human: Output.status)
+            try root.options.run(.move(from: .index(from), to: .index(to)), as: StatusReport.self, human: Output.status)
         }
     }
 
@@ -72,7 +72,7 @@ extension Previewctl {
         func run() throws {
             var invocation = root.options.invocation
             if art { invocation.art = ArtworkPanel(index: index) }
-            try invocation.run(.info(index: index), human: Output.info)
+            try invocation.run(.info(index.map(QueueRef.index)), human: Output.info)
         }
     }
 

@@ -210,7 +210,7 @@ final class PlayerSession {
         artworkKey = (trackId, columns)
         screen.artwork = nil
         guard let colors, columns > 0, screen.status?.track != nil,
-              let image = try? client.send(.artwork(index: nil, width: columns, height: columns),
+              let image = try? client.send(.artwork(nil, width: columns, height: columns),
                                            as: Invocation.TypedResponse<ArtworkReport>.self).result else { return }
         screen.artwork = PlayerScreen.Picture(lines: HalfBlockImage.lines(image, colors: colors), width: image.width)
     }
