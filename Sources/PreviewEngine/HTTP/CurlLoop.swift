@@ -41,8 +41,10 @@ final class CurlLoop: @unchecked Sendable {   // `mailbox`, `stopping`, `multi` 
     private var held: [String: [HTTPExchange]] = [:]
     /// When a transfer to each origin last ended well (its connection is likely idle in the cache).
     private var lastUsed: [String: UInt64] = [:]
-    /// Bumped whenever a transfer starts: the idle-close timer of an earlier quiet spell does nothing.
-    private var busyGeneration: UInt64 = 0
+    /// When idle connections are to be closed, while nothing runs; and whether that timer is set
+    /// (one at a time, however many quiet spells come and go).
+    private var idleDeadline: UInt64?
+    private var idleTimerSet = false
 
     init(settings: HTTPClientSettings) {
         _ = Self.globalInit
@@ -195,9 +197,18 @@ final class CurlLoop: @unchecked Sendable {   // `mailbox`, `stopping`, `multi` 
     /// Closes every idle connection once nothing has run for the keep-warm time (a new multi handle
     /// has an empty connection cache; DNS and TLS sessions stay in the share).
     private func closeIdleConnectionsLater() {
-        let generation = busyGeneration
-        schedule(MonotonicClock.nanoseconds() + UInt64(settings.keepWarmSeconds * 1e9)) { [unowned self] in
-            guard generation == busyGeneration, active.isEmpty else { return }
+        let deadline = MonotonicClock.nanoseconds() + UInt64(settings.keepWarmSeconds * 1e9)
+        idleDeadline = deadline
+        if !idleTimerSet { setIdleTimer(deadline) }
+    }
+
+    private func setIdleTimer(_ deadline: UInt64) {
+        idleTimerSet = true
+        schedule(deadline) { [unowned self] in
+            idleTimerSet = false
+            guard let due = idleDeadline, active.isEmpty else { return }   // busy again: the next quiet spell sets it
+            guard MonotonicClock.nanoseconds() >= due else { return setIdleTimer(due) }   // a later quiet spell moved it
+            idleDeadline = nil
             let fresh = Self.makeMulti()
             let old = lock.withLock { () -> UnsafeMutableRawPointer in
                 defer { multi = fresh }
@@ -213,7 +224,7 @@ final class CurlLoop: @unchecked Sendable {   // `mailbox`, `stopping`, `multi` 
     /// Configures a new easy handle for `exchange` and puts it on the multi handle.
     private func add(_ exchange: HTTPExchange) {
         guard let easy = curl_easy_init() else { exchange.finish(.transport("libcurl could not make a handle")); return }
-        busyGeneration += 1
+        idleDeadline = nil
         exchange.easy = easy
         let request = exchange.request
         let me = Unmanaged.passUnretained(exchange).toOpaque()
