@@ -136,5 +136,7 @@ final class QueueIdentityTests: XCTestCase {
         XCTAssertEqual(queue.version, 5, "a change that changes nothing counts nothing")
         queue.removeAll()
         XCTAssertEqual(queue.version, 6)
+        queue.removeAll()
+        XCTAssertEqual(queue.version, 6, "clearing an empty queue changes nothing")
     }
 }

@@ -107,8 +107,8 @@ public struct PlayQueue: Equatable, Sendable {
     @discardableResult
     public mutating func removeAll() -> [Int?] {
         defer {
+            if !items.isEmpty { version += 1 }
             items = []
-            version += 1
         }
         return items.map { _ in nil }
     }
