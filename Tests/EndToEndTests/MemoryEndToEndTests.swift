@@ -53,9 +53,9 @@ final class MemoryEndToEndTests: DaemonTestCase {
         XCTAssertTrue(withinWindow(playing), "200 queues later, more loads alive than the window holds: \(playing.live)")
 
         XCTAssertEqual(try daemon.ctl("clear").status, 0)
-        let empty = try memory { [$0.live.downloads, $0.live.pcmBuffers, $0.live.decoders, $0.live.slots].allSatisfy { $0 == 0 } }
-        XCTAssertEqual(empty.live, LiveObjectCounts(downloads: 0, pcmBuffers: 0, decoders: 0, slots: 0, httpExchanges: 0),
-                       "an empty queue holds no load")
+        // (An artwork fetch of the last track may still be under way: it ends by itself.)
+        let nothing = LiveObjectCounts(downloads: 0, pcmBuffers: 0, decoders: 0, slots: 0, httpExchanges: 0)
+        XCTAssertEqual(try memory { $0.live == nothing }.live, nothing, "an empty queue holds no load")
         XCTAssertTrue(daemon.isRunning)
     }
 
