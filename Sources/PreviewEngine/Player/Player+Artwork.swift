@@ -19,13 +19,20 @@ extension Player {
     func fetchArtwork() {
         guard let artwork, let index = core.transport.index else { return }
         let wanted = [index, core.transport.upcoming(in: core.queue), core.transport.previous(in: core.queue)]
-        for url in Set(wanted.compactMap { $0.flatMap(artworkURL(index:)) }) where artwork.cachedPath(for: url) == nil {
-            // On the loop like every task: the store is confined to it.
-            Task(executorPreference: loop) { [self] in
-                guard await artwork.fetch(url) != nil else { return }
-                await publishChanges()   // the current track's artwork may have arrived
+        for url in Set(wanted.compactMap { $0.flatMap(artworkURL(index:)) })
+        where artwork.cachedPath(for: url) == nil && artworkFetches[url] == nil {
+            // On the loop like every task: the store is confined to it. Kept until it ends, so
+            // shutdown waits for it (a task resumed after the loop stopped would never end).
+            artworkFetches[url] = Task(executorPreference: loop) { [self] in
+                let fetched = await artwork.fetch(url) != nil
+                await artworkFetchEnded(url, fetched: fetched)
             }
         }
+    }
+
+    private func artworkFetchEnded(_ url: String, fetched: Bool) {
+        artworkFetches[url] = nil
+        if fetched, !isShutDown { publishChanges() }   // the current track's artwork may have arrived
     }
 
     /// Queue item `index`'s artwork (the current one's when nil) as an RGB picture fitting

@@ -41,10 +41,9 @@ extension Player {
 
     /// With `--autopage`: fetches the next page when playback is within two tracks of the end.
     func autopageIfNeeded() {
-        guard autopage, !autopaging, let last = lastSearch, last.mayHaveMore,
+        guard autopage, autopaging == nil, !isShutDown, let last = lastSearch, last.mayHaveMore,
               let index = core.transport.index, index >= core.queue.count - 2 else { return }
-        autopaging = true
-        Task(executorPreference: loop) { await self.autopage() }
+        autopaging = Task(executorPreference: loop) { await self.autopage() }
     }
 
     private func autopage() async {
@@ -55,8 +54,8 @@ extension Player {
             log(.info, "autopage stopped: \((error as? ControlError)?.message ?? "\(error)")")
             lastSearch?.mayHaveMore = false
         }
-        autopaging = false
-        publishChanges()
+        autopaging = nil
+        if !isShutDown { publishChanges() }
     }
 
     /// Sorts `page`, queues its playable tracks (replacing or appending) and reports what happened.

@@ -26,7 +26,8 @@ public actor Player {
     let hub: EventHub?
     /// Fetch the next page of the last search when playback nears the end of the queue.
     let autopage: Bool
-    var autopaging = false
+    /// The autopage call under way; shutdown waits for it.
+    var autopaging: Task<Void, Never>?
     var lastSearch: LastSearch?
     var published = Published()
     /// Set by `shutdown`: engine events that come later change nothing.
@@ -63,6 +64,8 @@ public actor Player {
     static let meters = WorkerPool(name: "previewd.loudness", maxThreads: 1)
     /// The artwork of the current track and its neighbours (`Player+Artwork.swift`); nil: none is fetched.
     let artwork: ArtworkStore?
+    /// Artwork fetches under way, by URL; shutdown waits for them.
+    var artworkFetches: [String: Task<Void, Never>] = [:]
 
     /// A player on `loop`, searching `catalog`, fetching with `fetcher` and playing on `sink`, every
     /// track at the gain `normalization` asks for.
@@ -222,6 +225,9 @@ public actor Player {
         sink.setEventHandler { _ in }   // it held the player
         fetcher.shutdown()
         catalog.shutdown()
+        // The network is closed, so the player's own tasks end at once; each must end before the
+        // loop stops, or it would hold the player forever.
+        for task in Array(artworkFetches.values) + [autopaging].compactMap({ $0 }) { await task.value }
         policy.cache?.flush()   // the last previews and measurements reach the disk
     }
 
