@@ -12,10 +12,28 @@ final class MemoryEndToEndTests: DaemonTestCase {
         try startOnSharedServer(["--rate-limit", "600"])
     }
 
+    /// One command on the JSON socket (no previewctl process: hundreds of them stay quick); its
+    /// result, or nil with the error's code.
+    private func call<Result: Decodable>(_ command: ControlCommand, as: Result.Type = Result.self) throws -> (Result?, String?) {
+        let line = try daemon.request(String(decoding: try JSONEncoder().encode(command.request(id: 1)), as: UTF8.self))
+        let reply = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any], line)
+        guard let result = reply["result"] else { return (nil, (reply["error"] as? [String: Any])?["code"] as? String) }
+        return (try JSONDecoder().decode(Result.self, from: JSONSerialization.data(withJSONObject: result)), nil)
+    }
+
     private func memory() throws -> MemoryReport {
-        let result = try daemon.ctl("--json", "memory")
-        XCTAssertEqual(result.status, 0, result.stderr)
-        return try JSONDecoder().decode(MemoryReport.self, from: Data(result.stdout.utf8))
+        try XCTUnwrap(try call(.memory, as: MemoryReport.self).0)
+    }
+
+    /// A search (replacing the queue, playing or not), tried again while previewd holds calls to
+    /// stay under the rate limit.
+    private func search(_ term: String, limit: Int, play: Bool = true) throws {
+        while true {
+            let (_, error) = try call(.search(CatalogQuery(term: term, limit: limit), Enqueue(play: play)), as: JSONValue.self)
+            if error == "rate-limited" { usleep(200_000); continue }
+            XCTAssertNil(error, "search \(term) --limit \(limit)")
+            return
+        }
     }
 
     /// Polls `memory` until `settled` holds (the engine lets go on its own threads), or 10 s pass.
@@ -40,10 +58,11 @@ final class MemoryEndToEndTests: DaemonTestCase {
         standIn.setFault(.html, forPathPrefix: "/previews/tone-990")
         var neighbourFailures = 0
         for round in 0..<200 {
-            XCTAssertEqual(try daemon.ctl("search", "brief", "--limit", round % 2 == 0 ? "2" : "3").status, 0)
+            try search("brief", limit: round % 2 == 0 ? 2 : 3)
             let deadline = Date(timeIntervalSinceNow: 5)
             while Date() < deadline {
-                if try queue().items.count > 1, try queue().items[1].failure != nil { neighbourFailures += 1; break }
+                let items = try XCTUnwrap(try call(.queue, as: QueueReport.self).0).items
+                if items.count > 1, items[1].failure != nil { neighbourFailures += 1; break }
                 usleep(5_000)
             }
         }
@@ -60,17 +79,12 @@ final class MemoryEndToEndTests: DaemonTestCase {
     }
 
     func test500SearchesLeaveEveryStoreWithinItsBound() throws {
-        // 120 different queries (each a catalog call once, then the cache's answer): more than the
-        // catalog cache keeps, so it must evict.
+        // 72 different queries (each a catalog call once, then the cache's answer): more than the 64
+        // the catalog cache keeps, so it must evict.
         let terms = ["sine", "brief", "tones", "sine waves"]
         for round in 0..<500 {
-            let query = round % 120
-            var result = try daemon.ctl("search", terms[query % 4], "--limit", String(1 + query / 4), "--no-play")
-            while result.status == 9 {   // rate limited (600 calls a minute): wait for the bucket
-                usleep(200_000)
-                result = try daemon.ctl("search", terms[query % 4], "--limit", String(1 + query / 4), "--no-play")
-            }
-            XCTAssertEqual(result.status, 0, result.stderr)
+            let query = round % 72
+            try search(terms[query % 4], limit: 1 + query / 4, play: false)
         }
         let report = try memory(until: withinWindow)
         let cache = try XCTUnwrap(report.stores.first { $0.name == "catalog-cache" })
