@@ -184,6 +184,7 @@ enum Output {
         case "output": return "output  " + text("state") + (e["reason"] != nil ? " (\(text("reason")))" : "")
         case "volume": return "volume  \(int("volume") ?? 0)%" + (e["muted"]?.boolValue == true ? " (muted)" : "")
         case "modes": return "modes   repeat \(text("repeat")), shuffle \(e["shuffle"]?.boolValue == true ? "on" : "off")"
+        case "buffering": return e["buffering"]?.boolValue == true ? "buffering (the network is slow)" : "buffering over"
         case "position": return "position \(DisplayText.clock(int("positionMs"))) / \(DisplayText.clock(int("durationMs")))"
         case "loudness":
             let report = e["loudness"].flatMap { try? $0.decode(as: LoudnessReport.self) }

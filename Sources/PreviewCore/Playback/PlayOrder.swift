@@ -1,69 +1,62 @@
-/// The order the queue is played in: the queue's own order, or a shuffled permutation of it that
-/// `prev` walks back through. A value type; shuffling is seeded so tests can predict it.
+/// The order the queue is played in: the queue's own order, or a shuffled permutation of its item
+/// ids that `prev` walks back through. A value type of ids, so queue edits never remap it; shuffling
+/// is seeded so tests can predict it.
 public struct PlayOrder: Equatable, Sendable {
-    /// Queue indices in play order.
-    public private(set) var indices: [Int]
-    /// True when `indices` is a shuffle.
-    public private(set) var isShuffled: Bool
+    /// The shuffled ids; nil: the queue's own order.
+    public private(set) var shuffle: [Int]?
 
-    /// The queue's own order for `count` items.
-    public init(count: Int = 0) {
-        indices = Array(0..<count)
-        isShuffled = false
-    }
+    /// The queue's own order.
+    public init() {}
 
-    /// A shuffled order of `count` items that starts with `first` (when given), from `seed`.
-    public static func shuffled(count: Int, first: Int?, seed: UInt64) -> PlayOrder {
-        var order = PlayOrder(count: count)
-        order.isShuffled = true
-        var rest = order.indices.filter { $0 != first }
+    /// True when the order is a shuffle.
+    public var isShuffled: Bool { shuffle != nil }
+
+    /// A shuffled order of `queue` that starts with `first` (when given), from `seed`.
+    public static func shuffled(_ queue: PlayQueue, first: Int?, seed: UInt64) -> PlayOrder {
+        var rest = queue.ids.filter { $0 != first }
         var rng = SplitMix64(seed: seed)
         rest.shuffle(using: &rng)
-        order.indices = (first.map { [$0] } ?? []) + rest
+        var order = PlayOrder()
+        order.shuffle = (first.map { [$0] } ?? []) + rest
         return order
     }
 
-    /// Extends the order to cover `count` items: new items go at the end, shuffled among themselves
-    /// when the order is shuffled.
-    public mutating func extend(to count: Int, seed: UInt64) {
-        guard count > indices.count else { return }
-        var added = Array(indices.count..<count)
-        if isShuffled {
-            var rng = SplitMix64(seed: seed)
-            added.shuffle(using: &rng)
-        }
-        indices += added
+    /// Follows an edit of `queue`: a shuffle forgets the items that left and takes the new ones at
+    /// its end, shuffled among themselves; the rest keeps its relative order.
+    public mutating func sync(with queue: PlayQueue, seed: UInt64) {
+        guard var ids = shuffle else { return }
+        ids.removeAll { queue.position(ofID: $0) == nil }
+        guard ids.count < queue.count else { shuffle = ids; return }
+        let known = Set(ids)
+        var added = queue.ids.filter { !known.contains($0) }
+        var rng = SplitMix64(seed: seed)
+        added.shuffle(using: &rng)
+        shuffle = ids + added
     }
 
-    /// The order after the queue was edited: `map[old]` is each old index's new place (nil: removed);
-    /// a shuffle keeps its relative order, and indices the map does not cover are appended.
-    public func remapped(_ map: [Int?], count: Int) -> PlayOrder {
-        guard isShuffled else { return PlayOrder(count: count) }
-        var order = self
-        order.indices = indices.compactMap { map.indices.contains($0) ? map[$0] : nil }.filter { $0 < count }
-        let missing = Set(0..<count).subtracting(order.indices)
-        order.indices += missing.sorted()
-        return order
-    }
+    /// The item ids in play order.
+    public func ids(in queue: PlayQueue) -> [Int] { shuffle ?? queue.ids }
 
-    /// The next playable index after `index` in play order, wrapping to the start when `wrap`.
-    public func after(_ index: Int?, in queue: PlayQueue, wrap: Bool) -> Int? {
-        let position = index.flatMap { indices.firstIndex(of: $0) } ?? -1
-        if let hit = indices[(position + 1)...].first(where: { queue[safe: $0]?.isPlayable == true }) { return hit }
+    /// The next playable item after `id` in play order, wrapping to the start when `wrap`.
+    public func after(_ id: Int?, in queue: PlayQueue, wrap: Bool) -> Int? {
+        let ids = ids(in: queue)
+        let position = id.flatMap { ids.firstIndex(of: $0) } ?? -1
+        if let hit = ids[(position + 1)...].first(where: queue.isPlayable) { return hit }
         guard wrap else { return nil }
-        return indices[...max(-1, position)].first { queue[safe: $0]?.isPlayable == true }
+        return ids[...max(-1, position)].first(where: queue.isPlayable)
     }
 
-    /// The nearest playable index before `index` in play order.
-    public func before(_ index: Int, in queue: PlayQueue) -> Int? {
-        guard let position = indices.firstIndex(of: index), position > 0 else { return nil }
-        return indices[..<position].last { queue[safe: $0]?.isPlayable == true }
+    /// The nearest playable item before `id` in play order.
+    public func before(_ id: Int, in queue: PlayQueue) -> Int? {
+        let ids = ids(in: queue)
+        guard let position = ids.firstIndex(of: id), position > 0 else { return nil }
+        return ids[..<position].last(where: queue.isPlayable)
     }
 
-    /// The first playable index in play order at or after queue index `start`'s place.
-    public func first(from start: Int, in queue: PlayQueue) -> Int? {
-        let position = indices.firstIndex(of: start) ?? 0
-        return indices[position...].first { queue[safe: $0]?.isPlayable == true }
-            ?? indices.first { queue[safe: $0]?.isPlayable == true }
+    /// The first playable item in play order at or after `start`'s place (else from the top).
+    public func first(from start: Int?, in queue: PlayQueue) -> Int? {
+        let ids = ids(in: queue)
+        let position = start.flatMap { ids.firstIndex(of: $0) } ?? 0
+        return ids[position...].first(where: queue.isPlayable) ?? ids.first(where: queue.isPlayable)
     }
 }

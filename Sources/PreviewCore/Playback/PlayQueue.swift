@@ -1,48 +1,23 @@
-/// The play queue: a value type of items in play order. Which item is current is the transport's
-/// business (`Transport.State`), so the queue stays a plain list with navigation helpers.
+/// The play queue: a value type of items in queue order. Which item is current is the transport's
+/// business (`Transport.State`), so the queue stays a plain list.
 ///
 /// As in MPD's queue, every item gets an id when it enters (unique for the life of the queue value
 /// and its copies, never reused) and every change, whatever it is, increments `version` here, in
-/// the queue itself, so no caller can forget it.
+/// the queue itself, so no caller can forget it. Everything else refers to items by id: an edit
+/// never has to tell anybody where the other items went.
 public struct PlayQueue: Equatable, Sendable {
-    /// The items, in play order.
+    /// The items, in queue order.
     public private(set) var items: [QueueItem] = []
     /// Incremented by every change of the items (added, removed, moved, replaced, failed).
     public private(set) var version = 0
     /// The id the next item gets.
     private var nextID = 1
+    /// Each item's position, by id (rebuilt by every edit; looked up far more often).
+    private var positions: [Int: Int] = [:]
 
     /// A queue of `tracks`, in order.
     public init(tracks: [Track] = []) {
         if !tracks.isEmpty { replaceAll(with: tracks) }
-    }
-
-    /// Replaces every item with `tracks` (new items, new ids).
-    public mutating func replaceAll(with tracks: [Track]) {
-        items = newItems(tracks.prefix(Self.maxCount))
-        version += 1
-    }
-
-    private mutating func newItems(_ tracks: some Collection<Track>) -> [QueueItem] {
-        defer { nextID += tracks.count }
-        return tracks.enumerated().map { QueueItem(track: $1, id: nextID + $0) }
-    }
-
-    /// The position of the item `ref` names; a clear error when there is none.
-    public func position(of ref: QueueRef) throws(ControlError) -> Int {
-        if let index = index(of: ref) { return index }
-        switch ref {
-        case .index(let index): throw ControlError(.rejected, "no track at index \(index) (the queue has \(count))")
-        case .id(let id): throw ControlError(.rejected, "no track with id \(id) in the queue")
-        }
-    }
-
-    /// The position of the item `ref` names, or nil when there is none.
-    public func index(of ref: QueueRef) -> Int? {
-        switch ref {
-        case .index(let index): return items.indices.contains(index) ? index : nil
-        case .id(let id): return items.firstIndex { $0.id == id }
-        }
     }
 
     /// The most items a queue holds (fifty pages of the largest search); adding past it is refused.
@@ -52,64 +27,106 @@ public struct PlayQueue: Equatable, Sendable {
     public var count: Int { items.count }
     /// True when there is nothing queued.
     public var isEmpty: Bool { items.isEmpty }
+    /// The ids in queue order.
+    public var ids: [Int] { items.map(\.id) }
 
-    /// The item at `index`, or nil when out of range.
-    public subscript(safe index: Int) -> QueueItem? {
-        items.indices.contains(index) ? items[index] : nil
+    // MARK: Finding items
+
+    /// The item with `id`, or nil when it is not in the queue.
+    public subscript(id id: Int) -> QueueItem? {
+        position(ofID: id).map { items[$0] }
     }
 
-    /// The first playable index at or after `index`.
-    public func firstPlayable(from index: Int) -> Int? {
-        guard index < items.count else { return nil }
-        return items[max(0, index)...].firstIndex(where: \.isPlayable)
+    /// The item at `position`, or nil when out of range.
+    public subscript(safe position: Int) -> QueueItem? {
+        items.indices.contains(position) ? items[position] : nil
     }
 
-    /// Marks the item at `index` failed with `message`; out-of-range indices are ignored.
-    public mutating func markFailed(_ index: Int, message: String) {
-        guard items.indices.contains(index) else { return }
-        items[index].status = .failed(message)
-        version += 1
+    /// The position of the item with `id`, or nil when it is not in the queue.
+    public func position(ofID id: Int) -> Int? { positions[id] }
+
+    /// The id of the item `ref` names; a clear error when there is none.
+    public func id(of ref: QueueRef) throws(ControlError) -> Int {
+        switch ref {
+        case .index(let index):
+            guard items.indices.contains(index) else {
+                throw ControlError(.rejected, "no track at index \(index) (the queue has \(count))")
+            }
+            return items[index].id
+        case .id(let id):
+            guard positions[id] != nil else { throw ControlError(.rejected, "no track with id \(id) in the queue") }
+            return id
+        }
     }
 
-    /// Appends `tracks` at the end.
-    public mutating func append(_ tracks: [Track]) throws(ControlError) {
+    /// True when the item with `id` is queued and can be played.
+    public func isPlayable(_ id: Int) -> Bool { self[id: id]?.isPlayable == true }
+
+    /// The first playable item at or after `position`.
+    public func firstPlayable(from position: Int) -> Int? {
+        guard position < items.count else { return nil }
+        return items[max(0, position)...].first(where: \.isPlayable)?.id
+    }
+
+    // MARK: Changing items
+
+    /// Replaces every item with `tracks` (new items, new ids).
+    public mutating func replaceAll(with tracks: [Track]) {
+        items = newItems(tracks.prefix(Self.maxCount))
+        changed()
+    }
+
+    /// Appends `tracks` at the end; returns their ids.
+    @discardableResult
+    public mutating func append(_ tracks: [Track]) throws(ControlError) -> [Int] {
         guard count + tracks.count <= Self.maxCount else {
             throw ControlError(.rejected, "the queue holds at most \(Self.maxCount) tracks; "
                                + "\(tracks.count) more do not fit after \(count) (clear or remove some first)")
         }
-        items += newItems(tracks)
+        let added = newItems(tracks)
+        items += added
+        changed()
+        return added.map(\.id)
+    }
+
+    /// Removes the item with `id` (nothing when it is not queued).
+    public mutating func remove(id: Int) {
+        guard let position = positions[id] else { return }
+        items.remove(at: position)
+        changed()
+    }
+
+    /// Moves the item with `id` to `position` (clamped to the queue).
+    public mutating func move(id: Int, to position: Int) {
+        guard let from = positions[id] else { return }
+        let to = min(max(0, position), count - 1)
+        guard from != to else { return }
+        items.insert(items.remove(at: from), at: to)
+        changed()
+    }
+
+    /// Removes everything (an empty queue stays as it is, version included).
+    public mutating func removeAll() {
+        guard !items.isEmpty else { return }
+        items = []
+        changed()
+    }
+
+    /// Marks the item with `id` failed with `message`; ids not queued are ignored.
+    public mutating func markFailed(_ id: Int, message: String) {
+        guard let position = positions[id] else { return }
+        items[position].status = .failed(message)
         version += 1
     }
 
-    /// Removes the item at `index`; returns where each old index went (nil: removed).
-    @discardableResult
-    public mutating func remove(at index: Int) -> [Int?] {
-        guard items.indices.contains(index) else { return Array(items.indices) }
-        items.remove(at: index)
-        version += 1
-        return (0...items.count).map { $0 == index ? nil : ($0 < index ? $0 : $0 - 1) }
+    private mutating func newItems(_ tracks: some Collection<Track>) -> [QueueItem] {
+        defer { nextID += tracks.count }
+        return tracks.enumerated().map { QueueItem(track: $1, id: nextID + $0) }
     }
 
-    /// Moves the item at `from` to `to` (both in range); returns where each old index went.
-    @discardableResult
-    public mutating func move(from: Int, to: Int) -> [Int?] {
-        guard items.indices.contains(from), items.indices.contains(to) else { return Array(items.indices) }
-        var order = Array(items.indices)
-        order.insert(order.remove(at: from), at: to)
-        items = order.map { items[$0] }
+    /// The one place the items' order changes: positions follow, the version moves.
+    private mutating func changed() {
+        positions = Dictionary(uniqueKeysWithValues: items.enumerated().map { ($1.id, $0) })
         version += 1
-        var map = [Int?](repeating: nil, count: order.count)
-        for (new, old) in order.enumerated() { map[old] = new }
-        return map
-    }
-
-    /// Removes everything; returns the mapping (every old index removed).
-    @discardableResult
-    public mutating func removeAll() -> [Int?] {
-        defer {
-            if !items.isEmpty { version += 1 }
-            items = []
-        }
-        return items.map { _ in nil }
     }
 }

@@ -23,6 +23,8 @@ public enum ControlEvent: Equatable, Sendable {
     case artwork(index: Int, path: String)
     /// Where the current track is (sent every second when asked for).
     case position(ms: Int, durationMs: Int?)
+    /// The current track's audio ran late (the network is slow: the output went dry), or flows again.
+    case buffering(Bool)
 
 }
 
@@ -62,6 +64,8 @@ extension ControlEvent: Encodable {
             try put("event", "seeked"); try put("index", index); try put("positionMs", ms)
         case .artwork(let index, let path):
             try put("event", "artwork"); try put("index", index); try put("path", path)
+        case .buffering(let on):
+            try put("event", "buffering"); try put("buffering", on)
         case .position(let ms, let duration):
             try put("event", "position"); try put("positionMs", ms); try put("durationMs", duration)
         }

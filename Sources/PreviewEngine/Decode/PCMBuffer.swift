@@ -27,12 +27,17 @@ public final class PCMBuffer: @unchecked Sendable {   // the semaphore and `read
     private let readable = Locked<(@Sendable () -> Void)?>(nil)
     private let cancellation = CancellationFlag()
     /// The gain's bit pattern in the low 32 bits; `gainFixed` once the consumer has read with it,
-    /// `gainAwaited` while the player is still deciding it (nothing is readable then).
+    /// `gainRamps` when a change is to be reached smoothly (and a first read fades in to it).
     private let gain = Atomic<UInt64>(UInt64(Float(1).bitPattern))
     private static let gainFixed: UInt64 = 1 << 32
-    private static let gainAwaited: UInt64 = 1 << 33
-    /// The gain the consumer read with; the consumer's alone.
+    private static let gainRamps: UInt64 = 1 << 33
+    /// The gain the consumer reads with now, the one it ramps to and its step per frame; the
+    /// consumer's alone.
     private var appliedGain: Float?
+    private var rampTarget: Float = 1
+    private var rampStep: Float = 0
+    /// Frames a smooth change of gain takes (30 ms): short enough to go unnoticed, long enough not to click.
+    private var rampFrames: Float { Float(format.frames(milliseconds: 30)) }
 
     /// A buffer holding up to `capacityFrames` frames of `format`.
     public init(format: PCMFormat = .engine, capacityFrames: Int) {
@@ -119,43 +124,60 @@ public final class PCMBuffer: @unchecked Sendable {   // the semaphore and `read
     // MARK: Gain
 
     /// Sets the linear gain every frame is multiplied by as it is read (the track's loudness
-    /// normalisation). The consumer's first read fixes it for the buffer's life, so a listener never
-    /// hears it change within a track: returns false, changing nothing, once that has happened.
-    /// Ends `awaitGain`: a consumer waiting for frames is called.
+    /// normalisation). The consumer's first read fixes it, so a listener never hears it jump within
+    /// a track: returns false, changing nothing, once that has happened.
     @discardableResult
     public func setGain(_ linear: Float) -> Bool {
         var current = gain.load(ordering: .acquiring)
         while current & Self.gainFixed == 0 {
             let (exchanged, original) = gain.compareExchange(expected: current, desired: UInt64(linear.bitPattern),
                                                              ordering: .acquiringAndReleasing)
-            if exchanged {
-                if current & Self.gainAwaited != 0 { callReadableHandler() }
-                return true
-            }
+            if exchanged { return true }
             current = original
         }
         return false
     }
 
-    /// Holds every frame back until `setGain` (the player decides the gain of a cold start while
-    /// the output gets ready). Call before the consumer has the buffer.
-    public func awaitGain() {
-        gain.bitwiseOr(Self.gainAwaited, ordering: .acquiringAndReleasing)
+    /// Moves the gain to `linear` smoothly (over 30 ms of frames), whenever it is called; before
+    /// the first read, the buffer fades in from silence to it. For a provisional gain (a cold
+    /// start does not wait for its loudness) and its correction.
+    public func rampGain(to linear: Float) {
+        var current = gain.load(ordering: .acquiring)
+        while true {
+            let desired = (current & Self.gainFixed) | Self.gainRamps | UInt64(linear.bitPattern)
+            let (exchanged, original) = gain.compareExchange(expected: current, desired: desired, ordering: .acquiringAndReleasing)
+            if exchanged { return }
+            current = original
+        }
     }
 
-    /// True while `awaitGain` holds the frames back.
-    public var isAwaitingGain: Bool { gain.load(ordering: .acquiring) & Self.gainAwaited != 0 }
-
-    /// True once the consumer has read with the gain (it can no longer change).
-    public var isGainFixed: Bool { gain.load(ordering: .acquiring) & Self.gainFixed != 0 }
+    /// Applies the gain to `frames` frames at `samples` as they are read, ramping where asked.
+    private func applyGain(_ samples: UnsafeMutablePointer<Float>, frames: Int) {
+        let word = appliedGain == nil ? gain.bitwiseOr(Self.gainFixed, ordering: .acquiringAndReleasing).oldValue
+                                      : gain.load(ordering: .acquiring)
+        let target = Float(bitPattern: UInt32(truncatingIfNeeded: word))
+        var level = appliedGain ?? (word & Self.gainRamps != 0 ? 0 : target)
+        if target != rampTarget || appliedGain == nil {
+            rampTarget = target
+            rampStep = (target - level) / rampFrames
+        }
+        let channels = format.channels
+        var frame = 0
+        while frame < frames, level != target {   // the ramp, frame by frame
+            level += rampStep
+            if (rampStep > 0 && level > target) || (rampStep < 0 && level < target) || rampStep == 0 { level = target }
+            for c in 0..<channels { samples[frame * channels + c] *= level }
+            frame += 1
+        }
+        if level != 1 { for i in frame * channels..<frames * channels { samples[i] *= level } }
+        appliedGain = level
+    }
 
     // MARK: Consumer
 
-    /// Copies up to `frames` frames into `destination`, times the gain; returns how many (none while
-    /// the gain is awaited). Never blocks.
+    /// Copies up to `frames` frames into `destination`, times the gain; returns how many. Never blocks.
     public func read(into destination: UnsafeMutablePointer<Float>, frames: Int) -> Int {
         let channels = format.channels
-        guard let gain = appliedGain ?? fixGain() else { return 0 }
         var done = 0
         while done < frames {
             let r = readFrames.load(ordering: .relaxed)
@@ -164,7 +186,7 @@ public final class PCMBuffer: @unchecked Sendable {   // the semaphore and `read
             let n = min(available, frames - done, capacityFrames - r % capacityFrames)
             let target = destination + done * channels
             target.update(from: samples + (r % capacityFrames) * channels, count: n * channels)
-            if gain != 1 { for i in 0..<n * channels { target[i] *= gain } }
+            applyGain(target, frames: n)
             readFrames.store(r + n, ordering: .sequentiallyConsistent)
             done += n
         }
@@ -177,23 +199,15 @@ public final class PCMBuffer: @unchecked Sendable {   // the semaphore and `read
         return done
     }
 
-    /// Fixes the gain at the consumer's first read; nil while it is awaited.
-    private func fixGain() -> Float? {
-        guard !isAwaitingGain else { return nil }
-        let value = Float(bitPattern: UInt32(truncatingIfNeeded: gain.bitwiseOr(Self.gainFixed, ordering: .acquiringAndReleasing).oldValue))
-        appliedGain = value
-        return value
-    }
-
-    /// Calls `handler` once (on the producer's thread, or `setGain`'s) when frames arrive, the
-    /// producer finishes or the awaited gain is set; for a consumer that found nothing to read.
+    /// Calls `handler` once (on the producer's thread) when frames arrive or the producer
+    /// finishes; for a consumer that found nothing to read.
     /// Returns false, without keeping `handler`, when there is something to read or the producer
     /// has finished: read again now.
     public func whenReadable(_ handler: @escaping @Sendable () -> Void) -> Bool {
         readable.withLock { $0 = handler }
         readableWanted.store(true, ordering: .sequentiallyConsistent)
-        // Looked at after announcing, so a write (or the gain) in between is seen here or calls the handler.
-        guard isAwaitingGain || (availableFrames == 0 && !isFinished) else {
+        // Looked at after announcing, so a write in between is seen here or calls the handler.
+        guard availableFrames == 0 && !isFinished else {
             if readableWanted.exchange(false, ordering: .sequentiallyConsistent) { readable.withLock { $0 = nil } }
             return false
         }

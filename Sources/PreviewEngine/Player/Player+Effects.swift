@@ -1,46 +1,48 @@
 import PreviewCore
 
-/// Feeding the core and carrying out the effects it returns, on the objects that do the work.
+/// Carrying out the effects the core returns, in order, on the objects that do the work.
 extension Player {
-    /// Applies a transport command; a refusal becomes the client's error.
-    func apply(_ input: Transport.Input) throws {
-        do {
-            run(try core.apply(input))
-        } catch {
-            throw ControlError(.rejected, error.message)
-        }
-    }
-
-    /// Carries out `effects` in order.
+    /// Carries out `effects` in order; what the engine learns while doing so (a measurement it
+    /// already has, artwork already cached) goes back to the core afterwards.
     func run(_ effects: [PlayerCore.Effect]) {
+        var learned: [PlayerCore.Event] = []
+        var released = false
         for effect in effects {
             switch effect {
-            case .startDownload(let url): startDownload(url)
-            case .cancelDownload(let url): downloads.removeValue(forKey: url)?.cancel()
+            case .startDownload(let url, let trackId):
+                startDownload(url)
+                if let known = loudness[LoudnessStore.key(trackId: trackId, url: url)] { learned.append(.measured(url: url, known)) }
+            case .cancelDownload(let url):
+                downloads.removeValue(forKey: url)?.cancel()
+                released = true
             case .startSlot(let spec, let headMs): startSlot(spec, headMs: headMs)
             case .decodeWhole(let id): slots[id]?.decodeWhole()
-            case .cancelSlot(let id): slots.removeValue(forKey: id)?.cancel()
-            case .play(let id, let paused):
+            case .cancelSlot(let id):
+                slots.removeValue(forKey: id)?.cancel()
+                estimating.remove(id)
+                released = true
+            case .play(let id, let paused, let title, let artist):
                 guard let slot = slots[id] else { continue }
-                let track = core.current.flatMap { core.queue[safe: $0.index] }?.track
-                prepareGain(for: id, followsGaplessly: false)
                 sink.play(slot.pcm, paused: paused)
-                sink.setMetadata(title: track?.trackName, artist: track?.artistName)
-                if !core.transport.outputLost { lastError = nil }
-            case .follow(let id):
-                if let id { prepareGain(for: id, followsGaplessly: true) }
-                sink.enqueue(id.flatMap { slots[$0]?.pcm })
+                sink.setMetadata(title: title, artist: artist)
+            case .follow(let id): sink.enqueue(id.flatMap { slots[$0]?.pcm })
             case .pauseOutput: sink.pause()
             case .resumeOutput: sink.resume()
             case .stopOutput: sink.stop()
-            case .trackFailed(let index, let message, let neighbour):
-                let line = "track \(index): \(message)"
-                if !neighbour { lastError = line }
-                publishError(line)
-                log(.warning, neighbour ? "track \(index) failed while prefetching: \(message)" : "track \(index) failed: \(message)")
+            case .setGain(let id, let gain, let smoothly):
+                guard let pcm = slots[id]?.pcm else { continue }
+                if smoothly { pcm.rampGain(to: gain.linear) } else { pcm.setGain(gain.linear) }
+            case .estimateLoudness(let id): estimateLoudness(id)
+            case .setVolume(let level, let muted): sink.setVolume(level, muted: muted)
+            case .fetchArtwork(let urls): learned += fetchArtwork(urls)
+            case .fetchNextPage: fetchNextPage()
+            case .logFailure(let line): log(.warning, line)
+            case .notify(let event): hub?.publish(event)
             }
+            if case .notify(.state) = effect { updatePositionTicks() }
         }
-        releaseGainPins()
+        if released { MemoryTrim.afterRelease() }   // a ring or a download was just let go
+        for event in learned { run(core.handle(event)) }
     }
 
     /// Downloads `url`; its end comes back as an engine event (neighbours wait for the current one's).
@@ -53,9 +55,11 @@ extension Player {
     /// A decoder over the slot's download, reporting through the player's event stream.
     private func startSlot(_ spec: PlayerCore.Slot, headMs: Int?) {
         guard let download = downloads[spec.url] else { return }
-        let label = core.queue[safe: spec.index]?.track.trackId.map { "track \($0)" } ?? "queue item \(spec.index)"
+        let position = core.queue.position(ofID: spec.item) ?? -1
+        let track = core.queue[id: spec.item]?.track
+        let label = track?.trackId.map { "track \($0)" } ?? "queue item \(position)"
         if headMs == nil {
-            log(.info, "loading \(spec.index) at \(spec.startMs) ms: \(TerminalText.sanitized(core.queue[safe: spec.index]?.track.displayName ?? label))")
+            log(.info, "loading \(position) at \(spec.startMs) ms: \(TerminalText.sanitized(track?.displayName ?? label))")
         }
         slots[spec.id] = PreviewSlot(id: spec.id, startMs: spec.startMs, download: download, policy: policy, format: sink.format,
                                      label: label, headMs: headMs) { [self] id, event in post(.decoder(slot: id, event)) }
@@ -65,11 +69,12 @@ extension Player {
     func slotReports() -> [SlotReport] {
         func report(_ slot: PlayerCore.Slot, _ role: String) -> SlotReport {
             let bytes = downloads[slot.url]?.bytes
-            return SlotReport(index: slot.index, trackId: core.queue[safe: slot.index]?.track.trackId, role: role,
-                              bytes: bytes?.receivedCount ?? 0, complete: bytes?.isComplete ?? false, state: "\(slot.phase)")
+            return SlotReport(index: core.queue.position(ofID: slot.item) ?? -1, trackId: core.queue[id: slot.item]?.track.trackId,
+                              role: role, bytes: bytes?.receivedCount ?? 0, complete: bytes?.isComplete ?? false, state: "\(slot.phase)")
         }
         let upcoming = core.transport.upcoming(in: core.queue)
+        let neighbours = core.prefetched.values.sorted { (core.queue.position(ofID: $0.item) ?? 0) < (core.queue.position(ofID: $1.item) ?? 0) }
         return (core.current.map { [report($0, "current")] } ?? [])
-            + core.prefetched.sorted { $0.key < $1.key }.map { report($0.value, $0.key == upcoming ? "next" : "previous") }
+            + neighbours.map { report($0, $0.item == upcoming ? "next" : "previous") }
     }
 }

@@ -1,7 +1,7 @@
 import PreviewCore
 
-/// Engine events: decoders, downloads and the output, in the order they happened, told to the core
-/// by slot id (an event of a slot the core no longer holds changes nothing).
+/// Engine events: decoders, downloads, the output and the measurements, in the order they
+/// happened, told to the core by slot id (an event of a slot the core no longer holds changes nothing).
 extension Player {
     func handle(_ event: PlayerEvent) {
         switch event {
@@ -11,7 +11,11 @@ extension Player {
             run(core.handle(.downloadEnded(url: url, complete: complete)))
             if complete { measureLoudness(url) }
         case .measured(let url, let key, let measurement): measured(url: url, key: key, measurement)
-        case .estimated(let id, let estimate): estimated(slot: id, estimate)
+        case .estimated(let id, let estimate):
+            estimating.remove(id)
+            run(core.handle(.estimated(id, estimate)))
+            startNextMeasurement()
+        case .artworkArrived(let url, let path): run(core.handle(.artworkArrived(url: url, path: path)))
         }
     }
 
@@ -40,13 +44,10 @@ extension Player {
         case .underrun(let feed): if let id = slot(feed) { run(core.handle(.underrun(id))) }
         case .refilled(let feed): if let id = slot(feed) { run(core.handle(.refilled(id))) }
         case .lost(let why, let heardFrames):
-            lastError = why
             run(core.handle(.outputLost(why, heardMs: sink.format.milliseconds(frames: heardFrames))))
             log(.error, "\(why); position \(core.heardAtLossMs ?? 0) ms kept, reconnecting")
         case .restored:
             log(.info, "audio output is back; resuming at \(core.heardAtLossMs ?? 0) ms")
-            lastError = nil
-            sink.setVolume(volume, muted: muted)
             run(core.handle(.outputBack))
         }
     }

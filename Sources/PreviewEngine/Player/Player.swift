@@ -9,8 +9,9 @@ import PreviewCore
 /// the output all come here, one at a time. Every playback decision is `PlayerCore`'s (a value in
 /// PreviewCore, tested without threads or audio); the player feeds it and carries out the effects
 /// it returns (`Player+Effects.swift`) on the objects that do the work: downloads, decoding slots,
-/// the audio sink. Catalog commands are in `Player+Catalog.swift`, engine events in
-/// `Player+Events.swift`, what subscribers are told in `Player+Publish.swift`.
+/// the audio sink, the front-ends' event hub. Nothing here decides: it maps ids to objects and
+/// carries effects out. Catalog calls are in `Player+Catalog.swift`, engine events in
+/// `Player+Events.swift`, position ticks in `Player+Position.swift`.
 ///
 /// The actor runs on the engine loop (`unownedExecutor`): its jobs, the tasks it starts and the
 /// loop's timers and descriptors share one thread, and nothing of the runtime's thread pool runs.
@@ -24,45 +25,37 @@ public actor Player {
     let log: Log
     /// Where events for subscribed clients go.
     let hub: EventHub?
-    /// Fetch the next page of the last search when playback nears the end of the queue.
-    let autopage: Bool
     /// The autopage call under way; shutdown waits for it.
     var autopaging: Task<Void, Never>?
     var lastSearch: LastSearch?
-    var published = Published()
     /// Set by `shutdown`: engine events that come later change nothing.
     var isShutDown = false
-    /// The next position tick, while a subscriber wants them and a track plays.
+    /// The next position tick, while a front-end wants them and a track plays.
     var positionTimer: EngineLoop.TimerID?
 
-    /// Every playback decision: queue, transport, slot table, downloads wanted, durations.
+    /// Every playback decision: queue, transport, loads, downloads wanted, volume, gains, errors.
     var core: PlayerCore
     /// The decoding slots the core holds, by id.
     var slots: [PlayerCore.SlotID: PreviewSlot] = [:]
     /// The downloads the core wants, by URL.
     var downloads: [String: PreviewDownload] = [:]
-    var lastError: String?
-    var volume = 100
-    var muted = false
     /// When the last command that changes the track arrived, and how long until its first frame
     /// was handed to the audio stream (the figure `next`/`prev` are judged by).
     var switchCommandAt: UInt64?
     var lastSwitchMicroseconds: Int?
 
-    /// Loudness normalisation (`Player+Loudness.swift`): the policy, the measurements, the gain
-    /// pinned to each track the output plays or follows (by URL), and the measurements to make.
-    let normalization: LoudnessNormalization
+    /// Loudness measurements (`Player+Loudness.swift`): the store, the previews to measure, the
+    /// one being measured. Which gain a track plays at is the core's decision.
     let loudness: LoudnessStore
-    var pinnedGains: [String: TrackGain] = [:]
     var measureQueue: [String] = []
     var measuringURL: String?
-    /// The gains the last measured tracks needed (the default for a track nothing is known of).
-    var recentGains: [Double] = []
+    /// Cold starts whose first seconds are being measured; whole-clip measurements wait for them.
+    var estimating: Set<PlayerCore.SlotID> = []
     /// Ends the measurements at shutdown.
     let measureCancellation = CancellationFlag()
     /// The one thread measuring loudness (about 4 ms of CPU per second of audio).
     static let meters = WorkerPool(name: "previewd.loudness", maxThreads: 1)
-    /// The artwork of the current track and its neighbours (`Player+Artwork.swift`); nil: none is fetched.
+    /// The artwork store (`Player+Artwork.swift`); nil: none is fetched.
     let artwork: ArtworkStore?
     /// Artwork fetches under way, by URL; shutdown waits for them.
     var artworkFetches: [String: Task<Void, Never>] = [:]
@@ -74,16 +67,18 @@ public actor Player {
                 events: EventHub? = nil, artwork: ArtworkStore? = nil, autopage: Bool = false, log: Log = Log()) {
         self.loop = loop
         self.hub = events
-        self.autopage = autopage
         self.catalog = catalog
         self.fetcher = fetcher
         self.sink = sink
         self.policy = policy
         self.log = log
-        self.normalization = normalization
         self.artwork = artwork
         loudness = LoudnessStore(cache: policy.cache)
-        core = PlayerCore(policy: .init(ahead: policy.prefetchAhead, behind: policy.prefetchBehind, headMs: policy.prefetchHeadMs))
+        var decisions = PlayerCore.Policy(ahead: policy.prefetchAhead, behind: policy.prefetchBehind, headMs: policy.prefetchHeadMs)
+        decisions.normalization = normalization
+        decisions.autopage = autopage
+        decisions.localOrigin = fetcher.localOrigin
+        core = PlayerCore(policy: decisions)
     }
 
     public nonisolated var unownedExecutor: UnownedSerialExecutor { loop.asUnownedSerialExecutor() }
@@ -123,7 +118,6 @@ public actor Player {
         case .next, .prev, .play, .seek, .search, .lookup, .top: switchCommandAt = received
         default: break
         }
-        defer { publishChanges() }
         return try await handle(command)
     }
 
@@ -135,64 +129,69 @@ public actor Player {
         case .lookup(let query, let enqueue): return try await lookup(query, enqueue)
         case .top(let query, let enqueue): return try await top(query, enqueue)
         case .more: return try await more()
-        case .info(let item): return try await info(item.map(core.queue.position))
-        case .artwork(let item, let width, let height): return try await artworkThumbnail(item.map(core.queue.position), width: width, height: height)
+        case .info(let item): return try await info(item.map { ref throws(ControlError) in try core.queue.id(of: ref) })
+        case .artwork(let item, let width, let height):
+            return try await artworkThumbnail(item.map { ref throws(ControlError) in try core.queue.id(of: ref) }, width: width, height: height)
         case .share: return try share()
-        case .clear: try clear()
-        case .remove(let item): remove(try core.queue.position(of: item))
-        case .move(let from, let to): move(from: try core.queue.position(of: from), to: try core.queue.position(of: to))
+        case .clear:
+            lastSearch = nil
+            run(core.clear())
+        case .remove(let item): run(try core.remove(item))
+        case .move(let from, let to): run(try core.move(from, to: to))
         case .subscribe: throw ControlError(.badRequest, "subscribe is answered by the socket server")
-        case .play(let item): try apply(.play(index: item.map(core.queue.position)))
-        case .pause: try apply(.pause)
-        case .resume: try apply(.resume)
-        case .toggle: try apply(.toggle)
-        case .stop: try apply(.stop)
-        case .next: try apply(.next)
-        case .prev: try apply(.prev)
-        case .seek(let target): try seek(target)
-        case .volume(let change): changeVolume(change)
-        case .mute(let on):
-            muted = on ?? !muted
-            sink.setVolume(volume, muted: muted)
-        case .setRepeat(let mode): try apply(.setRepeat(mode))
-        case .setShuffle(let on): try apply(.setShuffle(on, seed: UInt64.random(in: 0...UInt64.max)))
+        case .play(let item): run(try core.play(item))
+        case .pause: run(try core.apply(.pause))
+        case .resume: run(try core.apply(.resume))
+        case .toggle: run(try core.apply(.toggle))
+        case .stop: run(try core.apply(.stop))
+        case .next: run(try core.apply(.next))
+        case .prev: run(try core.apply(.prev))
+        case .seek(let target): run(try core.seek(target, heardMs: positionMs()))
+        case .volume(let change): run(core.changeVolume(change))
+        case .mute(let on): run(core.mute(on))
+        case .setRepeat(let mode): run(try core.apply(.setRepeat(mode)))
+        case .setShuffle(let on): run(try core.apply(.setShuffle(on, seed: UInt64.random(in: 0...UInt64.max))))
         case .status: break
-        case .queue: return QueueReport(index: core.transport.index, queue: core.queue)
+        case .queue: return QueueReport(index: core.position, queue: core.queue)
         case .memory: return memoryReport()
         }
         return status()
     }
 
-    /// State, position, the current track and what is held in memory.
+    /// State, position, the current track and what is held in memory. Reading it changes nothing.
     public func status() -> StatusReport {
-        let index = core.transport.index
-        let item = index.flatMap { core.queue[safe: $0] }
+        let index = core.position
+        let item = core.transport.item.flatMap { core.queue[id: $0] }
         var report = StatusReport(state: core.transport.playbackState, index: index, positionMs: positionMs(),
                                   durationMs: core.currentDurationMs, queueLength: core.queue.count,
-                                  track: item?.track, error: item?.failure ?? lastError, output: sink.statusText)
+                                  track: item?.track, error: item?.failure ?? core.lastError, output: sink.statusText)
         report.id = item?.id
         report.queueVersion = core.queue.version
         report.buffering = core.transport.buffering
-        report.volume = volume
-        report.muted = muted
+        report.volume = core.volume
+        report.muted = core.muted
         report.repeat = core.transport.repeatMode
         report.shuffle = core.transport.order.isShuffled
         report.slots = slotReports()
-        report.loudness = index.flatMap { loudnessReport(index: $0) }
-        report.artwork = index.flatMap { artworkPath(index: $0) }
-        report.hasNext = core.transport.order.after(index, in: core.queue, wrap: core.transport.repeatMode == .all) != nil
-        if let since = switchCommandAt, let started = sink.currentFeedStartedAt, started >= since {
-            lastSwitchMicroseconds = Int((started - since) / 1000)
-            switchCommandAt = nil
-        }
-        report.switchMicroseconds = lastSwitchMicroseconds
+        report.loudness = item.flatMap { core.loudnessReport(item: $0.id) }
+        report.artwork = core.currentArtworkPath
+        report.hasNext = core.transport.next(in: core.queue) != nil
+        report.switchMicroseconds = switchMicroseconds()
         return report
+    }
+
+    /// How long the last track change took, command to first frame handed to the output.
+    private func switchMicroseconds() -> Int? {
+        if let since = switchCommandAt, let started = sink.currentFeedStartedAt, started >= since {
+            return Int((started - since) / 1000)
+        }
+        return lastSwitchMicroseconds
     }
 
     /// What has been heard of the current track.
     func positionMs() -> Int {
         if core.transport.outputLost, let lost = core.heardAtLossMs { return lost }
-        guard let slot = core.current, core.transport.currentRequest != nil else { return 0 }
+        guard let slot = core.current else { return 0 }
         guard let pcm = slots[slot.id]?.pcm, sink.currentFeed == ObjectIdentifier(pcm) else { return slot.startMs }
         return slot.startMs + sink.format.milliseconds(frames: sink.playedFrames)
     }
@@ -204,7 +203,6 @@ public actor Player {
             assumeIsolated { player in
                 guard !player.isShutDown else { return }
                 player.handle(event)
-                player.publishChanges()
             }
         }
     }
@@ -219,9 +217,16 @@ public actor Player {
         downloads.values.forEach { $0.cancel() }
         downloads = [:]
         measureCancellation.cancel()
-        PreviewDecoder.waitUntilAllEnded()   // cancelled: each ends at its next read, wait or packet
-        Self.meters.waitUntilIdle()
         isShutDown = true
+        // Cancelled, each decoder ends at its next read, wait or packet: waited for off the loop,
+        // which goes on serving meanwhile.
+        await withCheckedContinuation { (ended: CheckedContinuation<Void, Never>) in
+            startThread(named: "previewd.stop") {
+                PreviewDecoder.waitUntilAllEnded()
+                Self.meters.waitUntilIdle()
+                ended.resume()
+            }
+        }
         sink.setEventHandler { _ in }   // it held the player
         fetcher.shutdown()
         catalog.shutdown()
@@ -229,29 +234,5 @@ public actor Player {
         // loop stops, or it would hold the player forever.
         for task in Array(artworkFetches.values) + [autopaging].compactMap({ $0 }) { await task.value }
         policy.cache?.flush()   // the last previews and measurements reach the disk
-    }
-
-    private func seek(_ target: SeekTarget) throws {
-        guard core.transport.currentRequest != nil else { throw ControlError(.rejected, "nothing is playing") }
-        let targetMs: Int
-        switch target {
-        case .absolute(let ms): targetMs = ms
-        case .relative(let delta): targetMs = positionMs() + delta
-        }
-        // Past the end is the next track, as when the track ends by itself.
-        if let duration = core.currentDurationMs, targetMs >= duration {
-            try apply(.next)
-            return
-        }
-        try apply(.seek(toMs: max(0, targetMs)))
-    }
-
-    private func changeVolume(_ change: VolumeChange?) {
-        switch change {
-        case .set(let level)?: volume = level
-        case .by(let delta)?: volume = min(100, max(0, volume + delta))
-        case nil: return
-        }
-        sink.setVolume(volume, muted: muted)
     }
 }

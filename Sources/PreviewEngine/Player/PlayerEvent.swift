@@ -1,6 +1,6 @@
 import PreviewCore
 
-/// What engine threads report to the player (`Player.post`).
+/// What engine threads and the player's own tasks report to the player (`Player.post`).
 enum PlayerEvent: Sendable {
     case decoder(slot: UInt64, PreviewDecoder.Event)
     case output(OutputEvent)
@@ -10,4 +10,6 @@ enum PlayerEvent: Sendable {
     case measured(url: String, key: String, Loudness?)
     /// The estimate of a cold-started slot's first seconds; nil when too little had arrived.
     case estimated(slot: UInt64, Loudness?)
+    /// The artwork at `url` was fetched into `path`.
+    case artworkArrived(url: String, path: String)
 }

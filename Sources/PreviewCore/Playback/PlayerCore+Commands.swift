@@ -1,0 +1,177 @@
+/// Commands: what a front-end asks, decided here (validation, seeking, volume, queue edits, where
+/// a catalog answer lands). Each returns the effects to carry out, events included.
+extension PlayerCore {
+    /// Applies a transport command (play, pause, next, repeat, …); refused ones change nothing.
+    public mutating func apply(_ input: Transport.Input) throws(ControlError) -> [Effect] {
+        try command { core, effects throws(ControlError) in
+            let modes = (core.transport.repeatMode, core.transport.order.isShuffled)
+            try core.feed(input, into: &effects)
+            if modes != (core.transport.repeatMode, core.transport.order.isShuffled) {
+                effects.append(.notify(.modes(repeat: core.transport.repeatMode, shuffle: core.transport.order.isShuffled)))
+            }
+        }
+    }
+
+    /// Plays the item `ref` names (nil: resume, or start where playback was or at the top).
+    public mutating func play(_ ref: QueueRef?) throws(ControlError) -> [Effect] {
+        let item = try ref.map { ref throws(ControlError) in try queue.id(of: ref) }
+        return try apply(.play(item: item))
+    }
+
+    /// Moves within the current track; `heardMs` is where it is now. Past the end is the next
+    /// track, as when the track ends by itself.
+    public mutating func seek(_ target: SeekTarget, heardMs: Int) throws(ControlError) -> [Effect] {
+        guard transport.isActive else { throw ControlError(.rejected, Transport.Rejection.nothingToControl.message) }
+        let targetMs: Int
+        switch target {
+        case .absolute(let ms): targetMs = ms
+        case .relative(let delta): targetMs = heardMs + delta
+        }
+        if let duration = currentDurationMs, targetMs >= duration { return try apply(.next) }
+        return try apply(.seek(toMs: max(0, targetMs)))
+    }
+
+    /// Sets or changes the volume (clamped to 0–100); nil changes nothing.
+    public mutating func changeVolume(_ change: VolumeChange?) -> [Effect] {
+        switch change {
+        case .set(let level)?: return setVolume(min(100, max(0, level)), muted: muted)
+        case .by(let delta)?: return setVolume(min(100, max(0, volume + delta)), muted: muted)
+        case nil: return []
+        }
+    }
+
+    /// Mutes or unmutes (nil toggles).
+    public mutating func mute(_ on: Bool?) -> [Effect] {
+        setVolume(volume, muted: on ?? !muted)
+    }
+
+    private mutating func setVolume(_ level: Int, muted: Bool) -> [Effect] {
+        guard (level, muted) != (volume, self.muted) else { return [] }
+        (volume, self.muted) = (level, muted)
+        return [.setVolume(level, muted: muted), .notify(.volume(level, muted: muted))]
+    }
+
+    // MARK: The queue
+
+    /// Removes the item `ref` names; a removed current track is followed by the one after it.
+    public mutating func remove(_ ref: QueueRef) throws(ControlError) -> [Effect] {
+        let id = try queue.id(of: ref)
+        return edit { queue in
+            let successor = queue.position(ofID: id).flatMap { queue[safe: $0 + 1]?.id }
+            queue.remove(id: id)
+            return successor
+        }
+    }
+
+    /// Moves the item `from` names to where `to` names; the current track plays on wherever it goes.
+    public mutating func move(_ from: QueueRef, to: QueueRef) throws(ControlError) -> [Effect] {
+        let id = try queue.id(of: from)
+        guard let target = queue.position(ofID: try queue.id(of: to)), target != queue.position(ofID: id) else { return [] }
+        return edit { queue in
+            queue.move(id: id, to: target)
+            return nil
+        }
+    }
+
+    /// Empties the queue (and forgets the search `more` would continue).
+    public mutating func clear() -> [Effect] {
+        paging = .none
+        return edit { queue in
+            queue.removeAll()
+            return nil
+        }
+    }
+
+    /// Queues the playable ones of a catalog answer: replacing the queue, or appended at its end,
+    /// as it stands when the answer arrives (never at a position computed before: other clients
+    /// may have edited it meanwhile). `morePages`: the answer is a search page another may follow
+    /// (nil: leave paging as it is). Nothing playable leaves the queue unchanged.
+    public mutating func place(_ results: [Track], append: Bool, play: Bool, morePages: Bool?) throws(ControlError) -> Placement {
+        var placement = Placement()
+        var playable: [Track] = []
+        for (i, track) in results.enumerated() {
+            let local = track.previewUrl.flatMap { PreviewURLPolicy.localAddressReason($0, apiOrigin: policy.localOrigin) }
+            if let reason = track.unplayableReason ?? local { placement.notQueued.append(.init(result: i, reason: reason)) } else { playable.append(track) }
+        }
+        guard !playable.isEmpty else { return placement }
+        if let morePages { paging = morePages ? .available : .none }
+        if append {
+            placement.firstIndex = queue.count
+            placement.effects = try command { core, effects throws(ControlError) in
+                placement.ids = try core.queue.append(playable)
+                effects.append(.notify(.queue(length: core.queue.count, version: core.queue.version)))
+                try? core.feed(.queueEdited(successor: nil), into: &effects)
+                if play, !core.transport.isActive, let first = placement.ids.first { try? core.feed(.play(item: first), into: &effects) }
+            }
+        } else {
+            placement.firstIndex = 0
+            placement.effects = replaceQueue(with: playable, play: play)
+            placement.ids = queue.ids
+        }
+        return placement
+    }
+
+    /// Where a catalog answer landed.
+    public struct Placement: Equatable, Sendable {
+        /// Where its first queued track is, and the ids of those queued (none: nothing playable).
+        public var firstIndex: Int?
+        public var ids: [Int] = []
+        /// The results left out, and why.
+        public var notQueued: [CatalogReport.NotQueued] = []
+        /// What to carry out.
+        public var effects: [Effect] = []
+    }
+
+    /// Replaces the queue with `tracks`; starts at the first playable one (or waits there, stopped).
+    public mutating func replaceQueue(with tracks: [Track], play: Bool) -> [Effect] {
+        (try? command { core, effects in
+            // The old queue's neighbours belong to other tracks now; the current slot plays on until
+            // the transport replaces it (its download is kept: the new queue may start with it).
+            core.dropNeighbours(into: &effects)
+            for url in core.downloads.keys.sorted() where url != core.current?.url { effects.append(.cancelDownload(url: url)) }
+            core.downloads = core.downloads.filter { $0.key == core.current?.url }
+            core.measurements = core.measurements.filter { core.downloads[$0.key] != nil }
+            core.queue.replaceAll(with: tracks)   // new ids; the counter goes on
+            core.lastError = nil
+            effects.append(.notify(.queue(length: core.queue.count, version: core.queue.version)))
+            try? core.feed(.queueReplaced(play: play), into: &effects)
+        }) ?? []
+    }
+
+    /// The page `fetchNextPage` asked for arrived (`morePages`: another may follow) or failed.
+    public mutating func pageEnded(morePages: Bool) {
+        paging = morePages ? .available : .none
+    }
+
+    /// Edits the queue: `change` returns the item that takes the place of a removed current one.
+    private mutating func edit(_ change: @escaping (inout PlayQueue) -> Int?) -> [Effect] {
+        (try? command { core, effects in
+            let version = core.queue.version
+            let successor = change(&core.queue)
+            guard core.queue.version != version else { return }
+            effects.append(.notify(.queue(length: core.queue.count, version: core.queue.version)))
+            core.dropNeighbours(into: &effects)   // chosen again after the edit
+            try? core.feed(.queueEdited(successor: successor), into: &effects)
+        }) ?? []
+    }
+
+    /// Runs one command: its effects, then the window brought in line and what subscribers are
+    /// told of the current track and the state.
+    mutating func command(_ body: (inout PlayerCore, inout [Effect]) throws(ControlError) -> Void) throws(ControlError) -> [Effect] {
+        var effects: [Effect] = []
+        let before = (transport.playbackState, position)
+        try body(&self, &effects)
+        settle(into: &effects)
+        announce(since: before, into: &effects)
+        return effects
+    }
+
+    /// Feeds the transport and carries out its actions; a refusal is the client's error.
+    mutating func feed(_ input: Transport.Input, into effects: inout [Effect]) throws(ControlError) {
+        do {
+            carryOut(try transport.handle(input, queue: queue), into: &effects)
+        } catch {
+            throw ControlError(.rejected, error.message)
+        }
+    }
+}

@@ -1,0 +1,139 @@
+/// Engine events: decoders, downloads, the output, loudness measurements and artwork, each naming
+/// the load or the preview it concerns.
+extension PlayerCore {
+    /// What the engine reports.
+    public enum Event: Equatable, Sendable {
+        /// The slot's decoder: audio is ready (`containerMs`: the container's duration, if stated).
+        case ready(SlotID, containerMs: Int?)
+        /// The slot's decoder parked after its head.
+        case parked(SlotID)
+        /// The slot's decoder decoded everything: `ms` of audio from its start.
+        case finished(SlotID, ms: Int)
+        /// The slot's decoder failed after `afterMs` of good audio (0: none); the message is for the user.
+        case failed(SlotID, String, afterMs: Int)
+        /// The output played every frame of the slot.
+        case drained(SlotID)
+        /// The output moved on to the slot by itself (the follower), in the same stream.
+        case started(SlotID)
+        /// The output ran dry in the slot while its audio was still arriving, or flows again.
+        case underrun(SlotID), refilled(SlotID)
+        /// The output went away after `heardMs` of the current slot had been heard.
+        case outputLost(String, heardMs: Int)
+        /// The output is back.
+        case outputBack
+        /// The download of `url` ended: complete, or failed.
+        case downloadEnded(url: String, complete: Bool)
+        /// The whole-clip loudness of the preview at `url` (nil: silent or undecodable).
+        case measured(url: String, Loudness?)
+        /// The loudness of the slot's first seconds (nil: too little had arrived).
+        case estimated(SlotID, Loudness?)
+        /// The artwork at `url` is cached at `path`.
+        case artworkArrived(url: String, path: String)
+    }
+
+    /// Takes in what the engine reports.
+    public mutating func handle(_ event: Event) -> [Effect] {
+        (try? command { core, effects in core.take(event, into: &effects) }) ?? []
+    }
+
+    private mutating func take(_ event: Event, into effects: inout [Effect]) {
+        switch event {
+        case .ready(let id, let containerMs):
+            record(id, .ready)
+            update(id) { if $0.durationMs == nil, let containerMs { $0.durationMs = containerMs } }
+            if current?.id == id { try? feed(.trackReady, into: &effects) }
+        case .parked(let id):
+            record(id, .ready)
+        case .finished(let id, let ms):
+            record(id, .finished)
+            update(id) { $0.durationMs = $0.startMs + ms }
+        case .failed(let id, let message, let afterMs):
+            decoderFailed(id, message, afterMs: afterMs, into: &effects)
+        case .drained(let id):
+            if current?.id == id { try? feed(.trackEnded, into: &effects) }
+        case .started(let id):
+            outputSlot = id
+            if let item = prefetched.first(where: { $0.value.id == id })?.key { prefetched[item]?.heard = true }
+            if follower == id { follower = nil }
+        case .underrun(let id):
+            guard current?.id == id, !transport.buffering else { return }
+            try? feed(.underrun, into: &effects)
+            effects.append(.notify(.buffering(true)))
+        case .refilled(let id):
+            guard current?.id == id, transport.buffering else { return }
+            try? feed(.refilled, into: &effects)
+            effects.append(.notify(.buffering(false)))
+        case .outputLost(let why, let heardMs):
+            heardAtLossMs = (current?.startMs ?? 0) + heardMs
+            follower = nil
+            outputSlot = nil
+            lastError = why
+            try? feed(.outputLost, into: &effects)
+            effects.append(.notify(.outputLost(why)))
+        case .outputBack:
+            let position = heardAtLossMs ?? 0
+            heardAtLossMs = nil
+            lastError = nil
+            effects.append(.setVolume(volume, muted: muted))
+            try? feed(.outputBack(positionMs: position), into: &effects)
+            effects.append(.notify(.outputBack))
+        case .downloadEnded(let url, let complete):
+            if downloads[url] != nil { downloads[url] = complete ? .complete : .failed }
+        case .measured(let url, let loudness):
+            measured(url, loudness, into: &effects)
+        case .estimated(let id, let loudness):
+            estimated(id, loudness, into: &effects)
+        case .artworkArrived(let url, let path):
+            guard artworkWindow.contains(url) else { return }
+            artworkPaths[url] = path
+            if url == currentArtworkURL, let position {
+                announcedArtwork = path
+                effects.append(.notify(.artwork(index: position, path: path)))
+            }
+        }
+    }
+
+    private mutating func decoderFailed(_ id: SlotID, _ message: String, afterMs: Int, into effects: inout [Effect]) {
+        if let slot = current, slot.id == id {
+            if afterMs > 0 {
+                // Corrupt or cut off after good audio: what was decoded plays, then the track ends.
+                current?.phase = .finished
+                current?.durationMs = slot.startMs + afterMs
+            } else {
+                current?.phase = .failed
+                try? feed(.trackFailed(message), into: &effects)
+            }
+        } else if let (item, slot) = prefetched.first(where: { $0.value.id == id }) {
+            guard afterMs == 0 else { prefetched[item]?.phase = .finished; return }
+            // A neighbour that cannot play is skipped before anyone asks for it; its slot (buffer,
+            // download) is let go with it.
+            prefetched[item] = nil
+            effects.append(.cancelSlot(id))
+            if follower == slot.id { follower = nil; effects.append(.follow(nil)) }
+            markFailed(item, message, neighbour: true, into: &effects)
+        }
+    }
+
+    /// Marks queue item `item` failed and tells the listener.
+    mutating func markFailed(_ item: Int, _ message: String, neighbour: Bool, into effects: inout [Effect]) {
+        let position = queue.position(ofID: item) ?? -1
+        let line = "track \(position): \(message)"
+        queue.markFailed(item, message: message)
+        if !neighbour { lastError = line }
+        effects.append(.logFailure("track \(position) failed\(neighbour ? " while prefetching" : ""): \(message)"))
+        effects.append(.notify(.queue(length: queue.count, version: queue.version)))
+        effects.append(.notify(.error(line)))
+    }
+
+    private mutating func update(_ id: SlotID, _ change: (inout Slot) -> Void) {
+        if current?.id == id {
+            change(&current!)
+        } else if let item = prefetched.first(where: { $0.value.id == id })?.key {
+            change(&prefetched[item]!)
+        }
+    }
+
+    private mutating func record(_ id: SlotID, _ phase: Slot.Phase) {
+        update(id) { if $0.phase == .decoding || phase == .finished { $0.phase = phase } }
+    }
+}

@@ -1,0 +1,209 @@
+/// Carrying out the transport's actions on the loads, and keeping the window around the current
+/// track in line after every change: the prefetched neighbours, the downloads, the gapless
+/// follower, the artwork fetched and the next page of a search.
+extension PlayerCore {
+    mutating func carryOut(_ actions: [Transport.Action], into effects: inout [Effect]) {
+        for action in actions {
+            switch action {
+            case .load(let item, let startMs): load(item, startMs: startMs, into: &effects)
+            case .startOutput(let paused):
+                guard let slot = current else { continue }
+                outputSlot = slot.id
+                let track = queue[id: slot.item]?.track
+                chooseGain(slot.id, followsGaplessly: false, into: &effects)
+                effects.append(.play(slot.id, paused: paused, title: track?.trackName, artist: track?.artistName))
+                if !transport.outputLost { lastError = nil }
+            case .pauseOutput: effects.append(.pauseOutput)
+            case .resumeOutput: effects.append(.resumeOutput)
+            case .stopOutput:
+                effects.append(.stopOutput)
+                outputSlot = nil
+                dropNeighbours(into: &effects)
+                if let slot = current { effects.append(.cancelSlot(slot.id)) }
+                current = nil
+                for url in downloads.keys.sorted() { effects.append(.cancelDownload(url: url)) }
+                downloads = [:]
+            case .markFailed(let item, let message): markFailed(item, message, neighbour: false, into: &effects)
+            }
+        }
+        while !followUps.isEmpty {
+            let next = followUps.removeFirst()
+            try? feed(next, into: &effects)
+        }
+    }
+
+    /// Makes `item` current from `startMs`: adopts its prefetched slot when that starts at the top
+    /// and is fresh (or is what the output already plays), else starts a new decoding. Loading the
+    /// item that was current again (a seek, a restart) is told as a jump.
+    private mutating func load(_ item: Int, startMs: Int, into effects: inout [Effect]) {
+        let previous = current
+        current = nil
+        defer {
+            if let previous, previous.id != current?.id { effects.append(.cancelSlot(previous.id)) }
+            if previous?.item == item, let position { effects.append(.notify(.seeked(index: position, ms: startMs))) }
+        }
+        guard let url = queue[id: item]?.track.fetchablePreviewURL else { return }
+        if startMs == 0, let slot = prefetched[item], slot.phase != .failed, downloads[url] != .failed,
+           !slot.heard || outputSlot == slot.id {
+            prefetched[item] = nil
+            current = slot
+            effects.append(.decodeWhole(slot.id))
+            if follower == slot.id { follower = nil }
+            if slot.hasAudio { followUps.append(.trackReady) }
+            return
+        }
+        want(url, item: item, into: &effects)
+        var slot = newSlot(item, url: url, startMs: startMs)
+        // A seek or a reconnect keeps the track's gain: a listener never hears it change within a track.
+        if let previous, previous.item == item, previous.url == url, let gain = previous.gain, !previous.gainIsProvisional {
+            slot.gain = gain
+        }
+        current = slot
+        effects.append(.startSlot(slot, headMs: nil))
+    }
+
+    /// After every change: brings the neighbours, the downloads, the follower, the artwork and the
+    /// paging in line with the transport, and forgets measurements of previews no longer held.
+    mutating func settle(into effects: inout [Effect]) {
+        updatePrefetch(into: &effects)
+        measurements = measurements.filter { downloads[$0.key] != nil }
+        updateArtwork(into: &effects)
+        if policy.autopage, paging == .available, let position, position >= queue.count - 2 {
+            paging = .fetching
+            effects.append(.fetchNextPage)
+        }
+    }
+
+    /// Tells subscribers what the command did to the current track and the state, after it settled.
+    mutating func announce(since before: (PlaybackState, Int?), into effects: inout [Effect]) {
+        if transport.item != announcedItem {
+            announcedItem = transport.item
+            announcedArtwork = nil
+            if let item = transport.item, let position, let entry = queue[id: item] {
+                effects.append(.notify(.track(index: position, id: item, entry.track, loudness: loudnessReport(item: item))))
+                if let url = currentArtworkURL, let path = artworkPaths[url] {
+                    announcedArtwork = path
+                    effects.append(.notify(.artwork(index: position, path: path)))
+                }
+            }
+        }
+        if before != (transport.playbackState, position) {
+            effects.append(.notify(.state(transport.playbackState, index: position)))
+        }
+    }
+
+    private mutating func updatePrefetch(into effects: inout [Effect]) {
+        guard let item = transport.item, transport.isActive else {
+            dropNeighbours(into: &effects)
+            return
+        }
+        let wanted = neighbours(of: item)
+        for (i, slot) in prefetched where wanted[i] == nil || queue[id: i]?.track.fetchablePreviewURL != slot.url {
+            effects.append(.cancelSlot(slot.id))
+            prefetched[i] = nil
+            if follower == slot.id { follower = nil; effects.append(.follow(nil)) }
+        }
+        let keep = Set(wanted.keys.compactMap { queue[id: $0]?.track.fetchablePreviewURL } + (current.map { [$0.url] } ?? []))
+        for url in downloads.keys.sorted() where !keep.contains(url) {
+            effects.append(.cancelDownload(url: url))
+            downloads[url] = nil
+        }
+        // Neighbours start only once the current track's download has ended, so they never take
+        // bandwidth from the track being heard.
+        let currentDone = current.map { downloads[$0.url] != .arriving } ?? true
+        for i in wanted.keys.sorted(by: { (queue.position(ofID: $0) ?? 0) < (queue.position(ofID: $1) ?? 0) })
+        where prefetched[i] == nil && currentDone {
+            guard let entry = queue[id: i], entry.isPlayable, let url = entry.track.fetchablePreviewURL else { continue }
+            want(url, item: i, into: &effects)
+            let slot = newSlot(i, url: url, startMs: 0)
+            prefetched[i] = slot
+            effects.append(.startSlot(slot, headMs: policy.headMs))
+        }
+        updateFollower(into: &effects)
+    }
+
+    /// The items `next` and `prev` would reach, within the policy's reach (true: ahead).
+    private func neighbours(of item: Int) -> [Int: Bool] {
+        var wanted: [Int: Bool] = [:]
+        var cursor: Int? = item
+        for _ in 0..<policy.ahead {
+            guard let from = cursor, let up = from == item ? transport.upcoming(in: queue)
+                    : transport.order.after(from, in: queue, wrap: transport.repeatMode == .all) else { break }
+            wanted[up] = true
+            cursor = up
+        }
+        cursor = item
+        for _ in 0..<policy.behind {
+            guard let from = cursor, let back = transport.order.before(from, in: queue) else { break }
+            if wanted[back] == nil { wanted[back] = false }
+            cursor = back
+        }
+        return wanted
+    }
+
+    /// The slot that plays when the current one ends, handed to the output so it starts with no gap.
+    /// It stays parked after its head until the output moves to it.
+    private mutating func updateFollower(into effects: inout [Effect]) {
+        let wanted: SlotID?
+        switch transport.playbackState {
+        case .playing, .paused: wanted = transport.upcoming(in: queue).flatMap { prefetched[$0]?.id }
+        default: wanted = nil
+        }
+        guard wanted != follower, !transport.outputLost else { return }
+        follower = wanted
+        if let wanted { chooseGain(wanted, followsGaplessly: true, into: &effects) }
+        effects.append(.follow(wanted))
+    }
+
+    mutating func dropNeighbours(into effects: inout [Effect]) {
+        for slot in prefetched.values.sorted(by: { $0.id < $1.id }) { effects.append(.cancelSlot(slot.id)) }
+        prefetched = [:]
+        if follower != nil {
+            follower = nil
+            effects.append(.follow(nil))
+        }
+    }
+
+    // MARK: Artwork
+
+    /// The artwork URL of the current track.
+    var currentArtworkURL: String? { transport.item.flatMap(artworkURL(item:)) }
+
+    /// The artwork URL of queue item `item` (Apple's 100-pixel one, which `ArtworkSource` enlarges).
+    public func artworkURL(item: Int) -> String? {
+        guard let track = queue[id: item]?.track else { return nil }
+        return track.artworkUrl100 ?? track.artworkUrl60 ?? track.artworkUrl30
+    }
+
+    /// The artwork of the current track, the next and the previous one is fetched.
+    private mutating func updateArtwork(into effects: inout [Effect]) {
+        var wanted: [String] = []
+        if let item = transport.item {
+            for i in [item, transport.upcoming(in: queue), transport.previous(in: queue)].compactMap({ $0 }) {
+                if let url = artworkURL(item: i), !wanted.contains(url) { wanted.append(url) }
+            }
+        }
+        guard wanted != artworkWindow else { return }
+        artworkWindow = wanted
+        artworkPaths = artworkPaths.filter { wanted.contains($0.key) }
+        if !wanted.isEmpty { effects.append(.fetchArtwork(wanted)) }
+    }
+
+    // MARK: Slots and downloads
+
+    /// Makes sure `url` is downloading or downloaded; a failed download is tried again.
+    private mutating func want(_ url: String, item: Int, into effects: inout [Effect]) {
+        switch downloads[url] {
+        case .arriving?, .complete?: return
+        case .failed?: effects.append(.cancelDownload(url: url))
+        case nil: break
+        }
+        downloads[url] = .arriving
+        effects.append(.startDownload(url: url, trackId: queue[id: item]?.track.trackId))
+    }
+
+    private mutating func newSlot(_ item: Int, url: String, startMs: Int) -> Slot {
+        lastSlot += 1
+        return Slot(id: lastSlot, item: item, url: url, startMs: startMs, phase: .decoding)
+    }
+}
