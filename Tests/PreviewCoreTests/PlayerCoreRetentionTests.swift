@@ -18,7 +18,7 @@ final class PlayerCoreRetentionTests: XCTestCase {
                 switch effect {
                 case .startSlot(let slot, _): XCTAssertTrue(slots.insert(slot.id).inserted, "slot \(slot.id) started twice")
                 case .cancelSlot(let id): slots.remove(id)
-                case .startDownload(let url): XCTAssertTrue(downloads.insert(url).inserted, "\(url) started while held: the old download would be orphaned")
+                case .startDownload(let url, _): XCTAssertTrue(downloads.insert(url).inserted, "\(url) started while held: the old download would be orphaned")
                 case .cancelDownload(let url): downloads.remove(url)
                 default: break
                 }
@@ -40,6 +40,7 @@ final class PlayerCoreRetentionTests: XCTestCase {
                 let held = Set([core.current?.id].compactMap { $0 } + core.prefetched.values.map(\.id))
                 XCTAssertEqual(engine.slots, held, "seed \(seed), step \(step): slots the engine holds")
                 XCTAssertEqual(engine.downloads, Set(core.downloads.keys), "seed \(seed), step \(step): downloads the engine holds")
+                XCTAssertEqual(core.current != nil, core.transport.isActive, "seed \(seed), step \(step): a current load exactly while active")
                 if engine.slots != held || engine.downloads != Set(core.downloads.keys) { return }
             }
         }
@@ -49,23 +50,20 @@ final class PlayerCoreRetentionTests: XCTestCase {
     private static func step(_ core: inout PlayerCore, _ random: inout SplitMix64) -> [Effect] {
         let held = [core.current].compactMap { $0 } + core.prefetched.values.sorted { $0.id < $1.id }
         let slot = held.randomElement(using: &random)
-        switch Int.random(in: 0..<20, using: &random) {
+        switch Int.random(in: 0..<21, using: &random) {
         case 0: return core.replaceQueue(with: tracks(0..<Int.random(in: 1...7, using: &random)), play: Bool.random(using: &random))
-        case 1: return (try? core.append(tracks(10..<13), play: Bool.random(using: &random))) ?? []
-        case 2:
-            guard core.queue.count > 0 else { return [] }
-            let index = Int.random(in: 0..<core.queue.count, using: &random)
-            return core.edit { $0.remove(at: index) }
+        case 1: return (try? core.place(tracks(10..<13), append: true, play: Bool.random(using: &random), morePages: nil).effects) ?? []
+        case 2: return (try? core.remove(.index(Int.random(in: 0..<8, using: &random)))) ?? []
         case 3:
-            guard core.queue.count > 1 else { return [] }
-            let (from, to) = (Int.random(in: 0..<core.queue.count, using: &random), Int.random(in: 0..<core.queue.count, using: &random))
-            return core.edit { $0.move(from: from, to: to) }
-        case 4: return Int.random(in: 0..<10, using: &random) == 0 ? core.edit { $0.removeAll() } : []
+            let (from, to) = (Int.random(in: 0..<8, using: &random), Int.random(in: 0..<8, using: &random))
+            return (try? core.move(.index(from), to: .id(to))) ?? []
+        case 4: return Int.random(in: 0..<10, using: &random) == 0 ? core.clear() : []
         case 5:
-            let inputs: [Transport.Input] = [.next, .prev, .pause, .resume, .toggle, .stop, .play(index: nil),
-                                             .play(index: Int.random(in: 0..<8, using: &random)), .seek(toMs: 5_000),
+            let inputs: [Transport.Input] = [.next, .prev, .pause, .resume, .toggle, .stop, .play(item: nil),
+                                             .play(item: Int.random(in: 0..<30, using: &random)), .seek(toMs: 5_000),
                                              .setRepeat([.off, .one, .all].randomElement(using: &random)!),
                                              .setShuffle(Bool.random(using: &random), seed: 7)]
+            if Bool.random(using: &random) { return (try? core.seek(.absolute(ms: 29_500), heardMs: 0)) ?? [] }
             return (try? core.apply(inputs.randomElement(using: &random)!)) ?? []
         case 6, 7: return slot.map { core.handle(.ready($0.id, containerMs: 30_000)) } ?? []
         case 8: return slot.map { core.handle(.parked($0.id)) } ?? []
@@ -80,6 +78,11 @@ final class PlayerCoreRetentionTests: XCTestCase {
             return core.handle(.downloadEnded(url: url, complete: Int.random(in: 0..<4, using: &random) > 0))
         case 17: return core.handle(.outputLost("gone", heardMs: 700))
         case 18: return core.handle(.outputBack)
+        case 19:
+            let loudness = Loudness(integratedLUFS: -9, peakDB: -1, isWholeTrack: Bool.random(using: &random))
+            if let slot, Bool.random(using: &random) { return core.handle(.estimated(slot.id, loudness)) }
+            guard let url = core.downloads.keys.sorted().randomElement(using: &random) else { return [] }
+            return core.handle(.measured(url: url, loudness))
         default: return slot.map { core.handle(.refilled($0.id)) } ?? []
         }
     }
@@ -90,10 +93,10 @@ final class PlayerCoreRetentionTests: XCTestCase {
         let current = core.current!.id
         _ = core.handle(.ready(current, containerMs: 30_000))
         _ = core.handle(.downloadEnded(url: core.current!.url, complete: true))
-        let neighbour = core.prefetched[1]!.id
+        let neighbour = core.prefetched[2]!.id
         let effects = core.handle(.failed(neighbour, "not an audio file", afterMs: 0))
         XCTAssertTrue(effects.contains(.cancelSlot(neighbour)), "its buffer and download must not outlive it: \(effects)")
-        XCTAssertTrue(effects.contains(.trackFailed(index: 1, message: "not an audio file", neighbour: true)))
+        XCTAssertTrue(effects.contains(.notify(.error("track 1: not an audio file"))))
     }
 }
 
@@ -104,16 +107,16 @@ final class QueueIdentityTests: XCTestCase {
         _ = core.replaceQueue(with: (0..<4).map { Track(trackId: $0, previewUrl: "https://e.example/\($0).m4a") }, play: false)
         XCTAssertEqual(core.queue.items.map(\.id), [1, 2, 3, 4])
         let third = core.queue.items[2].id
-        _ = core.edit { $0.move(from: 2, to: 0) }
+        _ = try core.move(.index(2), to: .index(0))
         XCTAssertEqual(core.queue.items[0].id, third, "a moved item keeps its id")
-        XCTAssertEqual(try core.queue.position(of: .id(third)), 0)
-        _ = core.edit { $0.remove(at: 1) }
-        XCTAssertThrowsError(try core.queue.position(of: .id(1))) { XCTAssertEqual(($0 as? ControlError)?.message, "no track with id 1 in the queue") }
+        XCTAssertEqual(core.queue.position(ofID: third), 0)
+        _ = try core.remove(.index(1))
+        XCTAssertThrowsError(try core.queue.id(of: .id(1))) { XCTAssertEqual(($0 as? ControlError)?.message, "no track with id 1 in the queue") }
         _ = core.replaceQueue(with: [Track(trackId: 9, previewUrl: "https://e.example/9.m4a")], play: false)
         XCTAssertEqual(core.queue.items.map(\.id), [5], "a new queue's items get new ids: none is reused")
-        _ = try core.append([Track(trackId: 10, previewUrl: "https://e.example/10.m4a")], play: false)
+        _ = try core.place([Track(trackId: 10, previewUrl: "https://e.example/10.m4a")], append: true, play: false, morePages: nil)
         XCTAssertEqual(core.queue.items.map(\.id), [5, 6])
-        XCTAssertThrowsError(try core.queue.position(of: .index(2))) {
+        XCTAssertThrowsError(try core.queue.id(of: .index(2))) {
             XCTAssertEqual(($0 as? ControlError)?.message, "no track at index 2 (the queue has 2)")
         }
     }
@@ -125,13 +128,14 @@ final class QueueIdentityTests: XCTestCase {
         XCTAssertEqual(queue.version, 1)
         try queue.append([Track(trackId: 4)])
         XCTAssertEqual(queue.version, 2)
-        queue.move(from: 0, to: 3)
+        queue.move(id: 1, to: 3)
         XCTAssertEqual(queue.version, 3)
-        queue.remove(at: 1)
+        queue.remove(id: 2)
         XCTAssertEqual(queue.version, 4)
-        queue.markFailed(0, message: "broken")
+        queue.markFailed(3, message: "broken")
         XCTAssertEqual(queue.version, 5)
-        queue.remove(at: 99)
+        queue.remove(id: 99)
+        queue.move(id: 3, to: 0)
         queue.markFailed(99, message: "ignored")
         XCTAssertEqual(queue.version, 5, "a change that changes nothing counts nothing")
         queue.removeAll()

@@ -55,28 +55,32 @@ final class LoudnessTests: XCTestCase {
         var out = [Float](repeating: 0, count: 100)
         _ = out.withUnsafeMutableBufferPointer { pcm.read(into: $0.baseAddress!, frames: 50) }
         XCTAssertEqual(out[0], 0.125)
-        XCTAssertTrue(pcm.isGainFixed)
         XCTAssertFalse(pcm.setGain(4), "refused once read")
         _ = out.withUnsafeMutableBufferPointer { pcm.read(into: $0.baseAddress!, frames: 50) }
         XCTAssertEqual(out[99], 0.125, "the same gain to the end of the track")
     }
 
-    /// A cold start's buffer holds its frames back while its gain is decided; setting it calls the
-    /// waiting output, which then reads at that gain.
-    func testAnAwaitedGainHoldsTheFramesBack() {
-        let pcm = PCMBuffer(capacityFrames: 1_000)
-        pcm.awaitGain()
-        let ones = [Float](repeating: 1, count: 200)
-        _ = ones.withUnsafeBufferPointer { pcm.write($0.baseAddress!, frames: 100) }
-        var out = [Float](repeating: 0, count: 20)
-        XCTAssertEqual(out.withUnsafeMutableBufferPointer { pcm.read(into: $0.baseAddress!, frames: 10) }, 0)
-        let called = Locked(false)
-        XCTAssertTrue(pcm.whenReadable { called.withLock { $0 = true } }, "nothing is readable while the gain is awaited")
-        XCTAssertFalse(pcm.isGainFixed)
-        XCTAssertTrue(pcm.setGain(0.5))
-        XCTAssertTrue(called.withLock { $0 })
-        XCTAssertEqual(out.withUnsafeMutableBufferPointer { pcm.read(into: $0.baseAddress!, frames: 10) }, 10)
-        XCTAssertEqual(out[19], 0.5)
+    /// A cold start plays at once: its provisional gain fades in from silence, and the gain its
+    /// first seconds call for (set a moment later, after frames were read) is reached smoothly,
+    /// never with a jump.
+    func testARampedGainFadesInAndMovesSmoothly() {
+        let format = PCMFormat.engine
+        let ramp = format.frames(milliseconds: 30)
+        let pcm = PCMBuffer(format: format, capacityFrames: ramp * 8)
+        let ones = [Float](repeating: 1, count: ramp * 8 * format.channels)
+        _ = ones.withUnsafeBufferPointer { pcm.write($0.baseAddress!, frames: ramp * 8) }
+        pcm.rampGain(to: 1)
+        var out = [Float](repeating: 0, count: ramp * 4 * format.channels)
+        XCTAssertEqual(out.withUnsafeMutableBufferPointer { pcm.read(into: $0.baseAddress!, frames: ramp / 2) }, ramp / 2, "no wait")
+        XCTAssertLessThan(out[0], 0.01, "the first frame starts from silence")
+        XCTAssertEqual(out[(ramp / 2 - 1) * format.channels], 0.5, accuracy: 0.01)
+        pcm.rampGain(to: 0.25)   // the estimate: down, from where the fade-in is
+        _ = out.withUnsafeMutableBufferPointer { pcm.read(into: $0.baseAddress!, frames: ramp * 2) }
+        let levels = stride(from: 0, to: ramp * 2 * format.channels, by: format.channels).map { out[$0] }
+        let largestStep = zip(levels, levels.dropFirst()).map { abs($1 - $0) }.max() ?? 1
+        XCTAssertLessThan(largestStep, 0.001, "no jump")
+        XCTAssertEqual(levels.last!, 0.25, accuracy: 0.0001, "the corrected gain reached")
+        XCTAssertFalse(pcm.setGain(1), "a gain that is not ramped cannot change once heard")
     }
 
     /// With a disk cache, measurements outlive the process; damaged lines are skipped.
