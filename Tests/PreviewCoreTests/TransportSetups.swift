@@ -1,17 +1,18 @@
 import PreviewCore
 
-/// How the transport tests reach each state from a new transport; `last` is the queue's last index.
+/// How the transport tests reach each state from a new transport, over a queue built with
+/// `PlayQueue(tracks:)` whose first item is playable; `lastItem` is the id of the queue's last item
+/// (such a queue gives ids 1, 2, 3, … in order, so it is the track count).
 enum TransportSetups {
-    static func inputs(last: Int) -> [String: [Transport.Input]] {
-        let first = RequestID(1)
-        return [
+    static func inputs(lastItem: Int) -> [String: [Transport.Input]] {
+        [
             "idle": [],
-            "loading": [.queueReplaced(start: 0)],
-            "loadingPaused": [.queueReplaced(start: 0), .pause],
-            "playing": [.queueReplaced(start: 0), .trackReady(first)],
-            "paused": [.queueReplaced(start: 0), .trackReady(first), .pause],
-            "stopped": [.queueReplaced(start: 0), .trackReady(first), .stop],
-            "playingLast": [.play(index: last), .trackReady(first)],
+            "loading": [.queueReplaced()],
+            "loadingPaused": [.queueReplaced(), .pause],
+            "playing": [.queueReplaced(), .trackReady],
+            "paused": [.queueReplaced(), .trackReady, .pause],
+            "stopped": [.queueReplaced(), .trackReady, .stop],
+            "playingLast": [.play(item: lastItem), .trackReady],
         ]
     }
 }
