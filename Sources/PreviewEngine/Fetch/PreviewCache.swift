@@ -14,7 +14,7 @@ public final class PreviewCache: Sendable {
     public let directory: URL
     /// The most bytes kept on disk.
     public let maxBytes: Int
-    /// One thread, so stores and trims happen in order.
+    /// One thread, so reads, stores and trims happen in order, off the engine loop.
     private let writer = WorkerPool(name: "previewd.cache", maxThreads: 1)
 
     /// A cache in `directory` (created 0700 if missing) holding at most `maxBytes`.
@@ -23,6 +23,12 @@ public final class PreviewCache: Sendable {
         self.maxBytes = maxBytes
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true,
                                                 attributes: [.posixPermissions: 0o700])
+    }
+
+    /// Reads the cached body of `url` on the cache's thread (after the stores asked for before)
+    /// and hands it, or nil, to `done` there.
+    public func read(_ url: String, _ done: @escaping @Sendable (Data?) -> Void) {
+        writer.run { [self] in done(load(url)) }
     }
 
     /// The cached body of `url`, if held (and marks it recently used).

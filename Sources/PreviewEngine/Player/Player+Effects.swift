@@ -23,6 +23,7 @@ extension Player {
                 released = true
             case .play(let id, let paused, let title, let artist):
                 guard let slot = slots[id] else { continue }
+                if switchCommandAt != nil, switchSlot == nil { switchSlot = id }
                 sink.play(slot.pcm, paused: paused)
                 sink.setMetadata(title: title, artist: artist)
             case .follow(let id): sink.enqueue(id.flatMap { slots[$0]?.pcm })

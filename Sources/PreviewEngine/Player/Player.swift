@@ -42,7 +42,8 @@ public actor Player {
     /// When the last command that changes the track arrived, and how long until its first frame
     /// was handed to the audio stream (the figure `next`/`prev` are judged by).
     var switchCommandAt: UInt64?
-    var lastSwitchMicroseconds: Int?
+    /// The load the output was handed first after that command (the one whose start is timed).
+    var switchSlot: PlayerCore.SlotID?
 
     /// Loudness measurements (`Player+Loudness.swift`): the store, the previews to measure, the
     /// one being measured. Which gain a track plays at is the core's decision.
@@ -115,7 +116,9 @@ public actor Player {
     /// changed, and a track change is timed. For in-process clients (MPRIS, the start-up search).
     public func perform(_ command: ControlCommand, received: UInt64 = MonotonicClock.nanoseconds()) async throws -> any Encodable & Sendable {
         switch command {
-        case .next, .prev, .play, .seek, .search, .lookup, .top: switchCommandAt = received
+        case .next, .prev, .play, .seek, .search, .lookup, .top:
+            switchCommandAt = received
+            switchSlot = nil
         default: break
         }
         return try await handle(command)
@@ -182,10 +185,9 @@ public actor Player {
 
     /// How long the last track change took, command to first frame handed to the output.
     private func switchMicroseconds() -> Int? {
-        if let since = switchCommandAt, let started = sink.currentFeedStartedAt, started >= since {
-            return Int((started - since) / 1000)
-        }
-        return lastSwitchMicroseconds
+        guard let since = switchCommandAt, let id = switchSlot, let pcm = slots[id]?.pcm,
+              sink.currentFeed == ObjectIdentifier(pcm), let started = sink.currentFeedStartedAt, started >= since else { return nil }
+        return Int((started - since) / 1000)
     }
 
     /// What has been heard of the current track.
