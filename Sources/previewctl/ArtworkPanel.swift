@@ -11,7 +11,7 @@ import PreviewCore
 /// the pixels it is sent. No artwork, a broken one, or a terminal without colours: the text alone.
 struct ArtworkPanel {
     /// The queue item whose artwork is drawn; nil: the current one.
-    var index: Int?
+    var item: QueueRef?
 
     /// The widest picture drawn, in cells, and the most text rows it may take.
     static let maxColumns = 32
@@ -28,7 +28,7 @@ struct ArtworkPanel {
         let columns = min(Self.maxColumns, terminal.columns - textWidth - 2)
         let rows = min(Self.maxRows, max(lines.count, terminal.rows - 2))
         guard columns >= 8, rows >= 4 else { return text }
-        let command = ControlCommand.artwork(index.map(QueueRef.index), width: columns, height: 2 * rows)
+        let command = ControlCommand.artwork(item, width: columns, height: 2 * rows)
         guard let response = try? ControlClient(path: socket).send(command, as: Invocation.TypedResponse<ArtworkReport>.self),
               response.ok, let image = response.result else { return text }
         return HalfBlockImage.beside(HalfBlockImage.lines(image, colors: colors), width: image.width, lines).joined(separator: "\n")

@@ -114,5 +114,15 @@ final class ControlEndToEndTests: SharedServerTestCase {
         let gone = try daemon.request(#"{"id":5,"cmd":"play","args":{"id":\#(ids[1])}}"#)
         XCTAssertTrue(gone.contains("no track with id \(ids[1]) in the queue"), gone)
         XCTAssertEqual(try status().id, ids[2], "a refused id changes nothing")
+
+        // previewctl names items by id too, for scripts.
+        XCTAssertEqual(try daemon.ctl("move", "--id", "\(ids[3])", "0").status, 0)
+        XCTAssertEqual(try queue().items.first?.id, ids[3])
+        XCTAssertEqual(try daemon.ctl("play", "--id", "\(ids[0])").status, 0)
+        XCTAssertEqual(try status().id, ids[0])
+        XCTAssertEqual(try daemon.ctl("remove", "--id", "\(ids[3])").status, 0)
+        XCTAssertFalse(try queue().items.map(\.id).contains(ids[3]))
+        XCTAssertEqual(try daemon.ctl("remove", "--id", "\(ids[3])").status, 1, "a removed id is gone for good")
+        XCTAssertEqual(try daemon.ctl("play", "1", "--id", "\(ids[0])").status, 64, "INDEX or --id, not both")
     }
 }

@@ -37,12 +37,11 @@ extension Previewctl {
     struct Open: ParsableCommand {
         static let configuration = CommandConfiguration(commandName: "open",
             abstract: "Open a track's store page (its trackViewUrl) with xdg-open or $BROWSER.",
-            discussion: "Without either, it prints the address. INDEX is 0-based as in `queue`; the current track by default.")
+            discussion: "Without either, it prints the address. INDEX is 0-based as in `queue` (or --id ID); the current track by default.")
 
         @ParentCommand var root: Previewctl
 
-        @Argument(help: "Queue index, 0-based (default: the current track).")
-        var index: Int?
+        @OptionGroup var item: ItemSelection
 
         func run() throws {
             let invocation = root.options.invocation
@@ -54,7 +53,18 @@ extension Previewctl {
             } catch let failure as ControlClient.Failure {
                 throw Invocation.exit(failure)
             }
-            guard let position = index ?? report.index else {
+            let named: Int?
+            switch item.ref {
+            case .index(let index)?: named = index
+            case .id(let id)?:
+                guard let found = report.items.firstIndex(where: { $0.id == id }) else {
+                    Output.error("no track with id \(id) in the queue")
+                    throw ExitCode(1)
+                }
+                named = found
+            case nil: named = nil
+            }
+            guard let position = named ?? report.index else {
                 Output.error("nothing is playing; give an index")
                 throw ExitCode(1)
             }

@@ -16,18 +16,17 @@ extension Previewctl {
     struct Remove: ParsableCommand {
         static let configuration = CommandConfiguration(commandName: "remove", 
             abstract: "Remove a queue item; removing the one playing plays the next.",
-            discussion: "Example:\n  previewctl remove 3")
+            discussion: "Examples:\n  previewctl remove 3\n  previewctl remove --id 17")
         @ParentCommand var root: Previewctl
 
-        @Argument(help: "Queue index, 0-based (see previewctl queue).")
-        var index: Int
+        @OptionGroup var item: ItemSelection
 
         func validate() throws {
-            guard index >= 0 else { throw ValidationError("INDEX must be 0 or more") }
+            guard item.ref != nil else { throw ValidationError("give the item: INDEX or --id ID") }
         }
 
         func run() throws {
-            try root.options.run(.remove(.index(index)), as: StatusReport.self, human: Output.status)
+            try root.options.run(.remove(item.ref!), as: StatusReport.self, human: Output.status)
         }
     }
 
@@ -35,20 +34,25 @@ extension Previewctl {
     struct Move: ParsableCommand {
         static let configuration = CommandConfiguration(commandName: "move", 
             abstract: "Move a queue item; the track playing keeps playing.",
-            discussion: "Example:\n  previewctl move 5 0")
+            discussion: "Examples:\n  previewctl move 5 0\n  previewctl move --id 17 0")
         @ParentCommand var root: Previewctl
 
-        @Argument(help: "Index of the item to move.")
-        var from: Int
-        @Argument(help: "Its new index.")
-        var to: Int
+        @Argument(help: "FROM TO: the index of the item to move and its new index; with --id, only TO.")
+        var indices: [Int] = []
+        @Option(help: ArgumentHelp("The id of the item to move instead of its index (see previewctl --json queue).", valueName: "ID"))
+        var id: Int?
 
         func validate() throws {
-            guard from >= 0, to >= 0 else { throw ValidationError("indices must be 0 or more") }
+            guard indices.count == (id == nil ? 2 : 1) else {
+                throw ValidationError(id == nil ? "give FROM and TO" : "with --id, give only TO")
+            }
+            guard indices.allSatisfy({ $0 >= 0 }) else { throw ValidationError("indices must be 0 or more") }
+            if let id, id <= 0 { throw ValidationError("--id must be 1 or more") }
         }
 
         func run() throws {
-            try root.options.run(.move(from: .index(from), to: .index(to)), as: StatusReport.self, human: Output.status)
+            let from = id.map(QueueRef.id) ?? .index(indices[0])
+            try root.options.run(.move(from: from, to: .index(indices.last!)), as: StatusReport.self, human: Output.status)
         }
     }
 
@@ -59,20 +63,15 @@ extension Previewctl {
             discussion: "Examples:\n  previewctl info\n  previewctl info --art\n  previewctl --json info 2")
         @ParentCommand var root: Previewctl
 
-        @Argument(help: "Queue index, 0-based.")
-        var index: Int?
+        @OptionGroup var item: ItemSelection
 
         @Flag(help: "Draw the track's artwork beside the text (a terminal with 256 or 24-bit colours).")
         var art = false
 
-        func validate() throws {
-            if let index, index < 0 { throw ValidationError("INDEX must be 0 or more") }
-        }
-
         func run() throws {
             var invocation = root.options.invocation
-            if art { invocation.art = ArtworkPanel(index: index) }
-            try invocation.run(.info(index.map(QueueRef.index)), human: Output.info)
+            if art { invocation.art = ArtworkPanel(item: item.ref) }
+            try invocation.run(.info(item.ref), human: Output.info)
         }
     }
 

@@ -12,7 +12,7 @@ extension Previewctl {
 
         func run() throws {
             var invocation = root.options.invocation
-            if art { invocation.art = ArtworkPanel(index: nil) }
+            if art { invocation.art = ArtworkPanel(item: nil) }
             try PlainCommand.status.run(invocation)
         }
     }
