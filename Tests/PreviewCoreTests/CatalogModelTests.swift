@@ -66,17 +66,19 @@ final class CatalogModelTests: XCTestCase {
             Track(trackId: 1, previewUrl: "https://a/1"), Track(trackId: 2), Track(trackId: 3, previewUrl: "https://a/3"),
             Track(trackId: 4, previewUrl: "file:///etc/passwd"), Track(trackId: 5, previewUrl: "https://a/5"),
         ])
-        XCTAssertEqual(queue.firstPlayable(from: 0), 0)
-        XCTAssertEqual(queue.firstPlayable(from: 1), 2)
-        XCTAssertEqual(queue.firstPlayable(from: 3), 4)
+        // firstPlayable answers with an item id (track i has id i + 1 here).
+        XCTAssertEqual(queue.firstPlayable(from: 0), 1)
+        XCTAssertEqual(queue.firstPlayable(from: 1), 3)
+        XCTAssertEqual(queue.firstPlayable(from: 3), 5)
         XCTAssertNil(queue.firstPlayable(from: 5))
-        queue.markFailed(2, message: "broken")
-        XCTAssertEqual(queue.firstPlayable(from: 1), 4)
+        queue.markFailed(3, message: "broken")
+        XCTAssertEqual(queue.firstPlayable(from: 1), 5)
         XCTAssertEqual(queue.items[2].failure, "broken")
+        XCTAssertFalse(queue.isPlayable(3))
         queue.markFailed(99, message: "ignored")
         XCTAssertEqual(queue.count, 5)
         try queue.append([Track(trackId: 6, previewUrl: "https://a/6")])
-        XCTAssertEqual(queue.firstPlayable(from: 5), 5)
+        XCTAssertEqual(queue.firstPlayable(from: 5), 6)
     }
 
     func testTheQueueHasAMaximum() throws {

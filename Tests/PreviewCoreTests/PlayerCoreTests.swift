@@ -365,7 +365,8 @@ final class PlayerCoreTests: XCTestCase {
                                                .track(index: 0, id: 1, Self.tracks[0], loudness: core.loudnessReport(item: 1)),
                                                .state(.loading, index: 0)])
         let ready = core.handle(.ready(core.current!.id, containerMs: nil))
-        XCTAssertEqual(Self.events(ready), [.state(.playing, index: 0)])
+        XCTAssertEqual(Self.events(ready), [.loudness(index: 0, core.loudnessReport(item: 1)!), .state(.playing, index: 0)],
+                       "the provisional gain of a cold start is news")
         let id = core.current!.id
         XCTAssertEqual(Self.events(core.handle(.underrun(id))), [.buffering(true)])
         XCTAssertEqual(Self.events(core.handle(.underrun(id))), [], "said once")

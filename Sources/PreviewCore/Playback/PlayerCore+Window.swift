@@ -12,6 +12,10 @@ extension PlayerCore {
                 let track = queue[id: slot.item]?.track
                 chooseGain(slot.id, followsGaplessly: false, into: &effects)
                 effects.append(.play(slot.id, paused: paused, title: track?.trackName, artist: track?.artistName))
+                // Announced before its gain was decided (a cold start): the gain is news.
+                if announcedItem == slot.item, let position, let report = loudnessReport(item: slot.item) {
+                    effects.append(.notify(.loudness(index: position, report)))
+                }
                 if !transport.outputLost { lastError = nil }
             case .pauseOutput: effects.append(.pauseOutput)
             case .resumeOutput: effects.append(.resumeOutput)
