@@ -193,7 +193,7 @@ public actor Player {
     func positionMs() -> Int {
         if core.transport.outputLost, let lost = core.heardAtLossMs { return lost }
         guard let slot = core.current, core.transport.currentRequest != nil else { return 0 }
-        guard let pcm = slots[slot.id]?.pcm, sink.currentFeed == ObjectIdentifier(pcm) else { return slot.startMs }
+        guard sink.currentFeed == slot.id else { return slot.startMs }
         return slot.startMs + sink.format.milliseconds(frames: sink.playedFrames)
     }
 
