@@ -6,11 +6,12 @@ extension OutputSequencer {
     /// True while there is a feed to play (paused or not).
     public var hasFeed: Bool { feed != nil }
 
-    /// True when a pull now or later could give frames without a callback first: playing, and the
-    /// feed neither dry (its producer calls back) nor drained with nothing after it (`enqueue` kicks).
+    /// True when the device should pull again without being kicked first: playing, and the feed
+    /// neither dry (its producer calls back) nor drained and reported with nothing after it (`enqueue`
+    /// kicks). A feed whose last frame was pulled exactly is not reported drained until the next pull.
     public var expectsFrames: Bool {
         guard !paused, let feed, !waitingForFrames else { return false }
-        return !feed.isDrained || queued != nil
+        return !feed.isDrained || !drainReported || queued != nil
     }
 
     /// Copies up to `frames` frames into `destination` from the feed, then from the enqueued one once
