@@ -61,11 +61,8 @@ struct Previewd: ParsableCommand {
     var country: String = "US"
 
     @Option(help: ArgumentHelp("Where the sound goes: pulse (PulseAudio, or PipeWire through pipewire-pulse; the default), snapcast://HOST:PORT (a snapserver tcp source in server mode) or pipe:PATH (a FIFO, e.g. snapserver's pipe source); the last two carry s16le 48 kHz stereo.",
-                               valueName: "OUTPUT"),
-            transform: { text in
-                do { return try OutputChoice(parsing: text) } catch { throw ValidationError("\(error)") }
-            })
-    var output = OutputChoice.pulse
+                               valueName: "OUTPUT"))
+    var output = "pulse"
 
     @Option(help: "PulseAudio sink to play on (default: the server's default sink).")
     var sink: String?
@@ -154,11 +151,7 @@ struct Previewd: ParsableCommand {
         guard CountryCode.isValid(country) else {
             throw ValidationError("--country must be a two-letter code (got \(country))")
         }
-        if output != .pulse, sink != nil || pulseServer != nil {
-            throw ValidationError("--sink and --pulse-server apply to --output pulse only")
-        }
-        if let problem = StreamSink.problem(with: output) { throw ValidationError("--output \(output): \(problem)") }
-        guard (10...2000).contains(latencyMs) else { throw ValidationError("--latency-ms must be 10–2000") }
+        if let problem = OutputRegistry.problem(with: outputOptions) { throw ValidationError(problem) }
         guard (0...8).contains(prefetchAhead), (0...8).contains(prefetchBehind) else {
             throw ValidationError("--prefetch-ahead and --prefetch-behind must be 0–8")
         }
@@ -185,7 +178,7 @@ struct Previewd: ParsableCommand {
         MemoryTrim.unmapLargeBuffersOnFree()
         let log = Log(minimum: verbose ? .debug : logLevel.level)
         FFmpegLog.install(log)
-        let audio = makeSink()
+        let audio = try OutputRegistry.makeSink(outputOptions)
         var policy = FetchPolicy()
         policy.prefetchAhead = prefetchAhead
         policy.prefetchBehind = prefetchBehind
@@ -265,7 +258,8 @@ struct Previewd: ParsableCommand {
             hook?.stop()
             desktop?.stop()
             Task(executorPreference: loop) {
-                audio.fadeOutAndStop(milliseconds: 30)   // no click: the sound fades for 30 ms before the stream stops
+                // No click: the sound fades for 30 ms before the stream stops.
+                await withCheckedContinuation { faded in audio.fadeOutAndStop(milliseconds: 30) { faded.resume() } }
                 await player.shutdown()
                 await server.waitUntilIdle(seconds: 2)   // requests in flight end quickly: the network is closed
                 loop.stop()
@@ -280,14 +274,9 @@ struct Previewd: ParsableCommand {
         audio.close()
     }
 
-    /// The output `--output` names.
-    private func makeSink() -> AudioSink {
-        var stream = StreamSink.Configuration()
-        stream.latencyMs = latencyMs
-        if let sink = StreamSink(choice: output, configuration: stream) { return sink }
-        var pulse = PulseSink.Configuration(server: pulseServer, sink: sink)
-        pulse.latencyMs = latencyMs
-        return PulseSink(configuration: pulse)
+    /// The options `OutputRegistry` reads.
+    private var outputOptions: OutputOptions {
+        OutputOptions(output: output, sink: sink, pulseServer: pulseServer, latencyMs: latencyMs)
     }
 }
 

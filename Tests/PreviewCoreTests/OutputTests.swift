@@ -3,23 +3,27 @@ import XCTest
 
 /// `--output` values, the pacing of stream outputs, and software volume.
 final class OutputTests: XCTestCase {
-    func testOutputChoicesParse() throws {
-        XCTAssertEqual(try OutputChoice(parsing: "pulse"), .pulse)
-        XCTAssertEqual(try OutputChoice(parsing: "snapcast://127.0.0.1:4953"), .snapcast(host: "127.0.0.1", port: 4953))
-        XCTAssertEqual(try OutputChoice(parsing: "snapcast://snap-server.local"), .snapcast(host: "snap-server.local", port: 4953))
-        XCTAssertEqual(try OutputChoice(parsing: "snapcast://[::1]:5000/"), .snapcast(host: "::1", port: 5000))
-        XCTAssertEqual(try OutputChoice(parsing: "pipe:/tmp/snapfifo"), .pipe(path: "/tmp/snapfifo"))
-        XCTAssertEqual(try OutputChoice(parsing: "pipe:///tmp/snapfifo"), .pipe(path: "/tmp/snapfifo"))
-        XCTAssertEqual(OutputChoice.snapcast(host: "::1", port: 5000).description, "snapcast://[::1]:5000")
-        XCTAssertEqual(OutputChoice.pipe(path: "/tmp/f").description, "pipe:/tmp/f")
+    func testOutputValuesParse() throws {
+        XCTAssertEqual(try SnapcastAddress(parsing: "snapcast://127.0.0.1:4953"), SnapcastAddress(host: "127.0.0.1", port: 4953))
+        XCTAssertEqual(try SnapcastAddress(parsing: "snapcast://snap-server.local"), SnapcastAddress(host: "snap-server.local", port: 4953))
+        XCTAssertEqual(try SnapcastAddress(parsing: "snapcast://[::1]:5000/"), SnapcastAddress(host: "::1", port: 5000))
+        XCTAssertEqual(try PipePath(parsing: "pipe:/tmp/snapfifo"), PipePath(path: "/tmp/snapfifo"))
+        XCTAssertEqual(try PipePath(parsing: "pipe:///tmp/snapfifo"), PipePath(path: "/tmp/snapfifo"))
+        XCTAssertEqual(SnapcastAddress(host: "::1", port: 5000).description, "snapcast://[::1]:5000")
+        XCTAssertEqual(PipePath(path: "/tmp/f").description, "pipe:/tmp/f")
     }
 
+    /// Values that no output claims are refused by `OutputRegistry` (PreviewEngineTests).
     func testBadOutputsSayWhatIsExpected() {
-        for bad in ["alsa", "", "snapcast://", "snapcast://host:0", "snapcast://host:65536", "snapcast://host:12ab",
-                    "snapcast://user@host:1", "snapcast://host:1/path", "snapcast://[::1", "snapcast://[zz]:1",
-                    "pipe:", "pipe:relative/fifo", "tcp://127.0.0.1:4953"] {
-            XCTAssertThrowsError(try OutputChoice(parsing: bad), bad) { error in
+        for bad in ["snapcast://", "snapcast://host:0", "snapcast://host:65536", "snapcast://host:12ab",
+                    "snapcast://user@host:1", "snapcast://host:1/path", "snapcast://[::1", "snapcast://[zz]:1"] {
+            XCTAssertThrowsError(try SnapcastAddress(parsing: bad), bad) { error in
                 XCTAssertFalse("\(error)".isEmpty)
+            }
+        }
+        for bad in ["pipe:", "pipe:relative/fifo"] {
+            XCTAssertThrowsError(try PipePath(parsing: bad), bad) { error in
+                XCTAssertTrue("\(error)".contains("needs an absolute path"))
             }
         }
     }

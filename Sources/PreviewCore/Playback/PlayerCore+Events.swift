@@ -52,6 +52,7 @@ extension PlayerCore {
         case .drained(let id):
             if current?.id == id { try? feed(.trackEnded, into: &effects) }
         case .started(let id):
+            guard slot(id) != nil else { return }   // a load let go meanwhile
             outputSlot = id
             if let item = prefetched.first(where: { $0.value.id == id })?.key { prefetched[item]?.heard = true }
             if follower == id { follower = nil }

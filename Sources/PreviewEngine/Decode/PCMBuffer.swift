@@ -13,6 +13,8 @@ public final class PCMBuffer: @unchecked Sendable {   // the semaphore and `read
     public let format: PCMFormat
     /// Capacity in frames.
     public let capacityFrames: Int
+    /// The load this buffer plays (the player's slot id): output events name the feed by it.
+    public let id: UInt64
 
     private let samples: UnsafeMutablePointer<Float>
     private let writtenFrames = Atomic<Int>(0)   // total frames ever written; producer stores
@@ -39,10 +41,11 @@ public final class PCMBuffer: @unchecked Sendable {   // the semaphore and `read
     /// Frames a smooth change of gain takes (30 ms): short enough to go unnoticed, long enough not to click.
     private var rampFrames: Float { Float(format.frames(milliseconds: 30)) }
 
-    /// A buffer holding up to `capacityFrames` frames of `format`.
-    public init(format: PCMFormat = .engine, capacityFrames: Int) {
+    /// A buffer holding up to `capacityFrames` frames of `format`, for the load `id`.
+    public init(id: UInt64 = 0, format: PCMFormat = .engine, capacityFrames: Int) {
         LiveObjects.pcmBuffers.created()
         precondition(capacityFrames > 0)
+        self.id = id
         self.format = format
         self.capacityFrames = capacityFrames
         // Not zero-filled: only written frames are ever read, and a large ring's untouched pages

@@ -1,8 +1,8 @@
 import PreviewCore
 
-/// What the player needs of an audio output (after MPD's AudioOutput: play, pause, cancel, delay).
-/// Implementations pull PCM from `PCMBuffer`s on their own thread; they never block the caller long.
-/// Feeds are told apart by identity (`ObjectIdentifier` of the `PCMBuffer`).
+/// What the player needs of the sound: feeds played, paused, followed gaplessly, and what happened to
+/// them. `OutputSequencer` implements it over any `AudioOutput` (the device); tests may fake it.
+/// Nothing here blocks the caller long. Feeds are told apart by their load's id (`PCMBuffer.id`).
 public protocol AudioSink: AnyObject, Sendable {
     /// The PCM format the sink plays; decoders produce exactly this.
     var format: PCMFormat { get }
@@ -22,11 +22,12 @@ public protocol AudioSink: AnyObject, Sendable {
     /// Flushes, corks and forgets the feeds.
     func stop()
     /// Brings the sound down to silence over about `milliseconds`, then stops (at exit: no click).
-    func fadeOutAndStop(milliseconds: Int)
+    /// Never waits: `done` is called (on any thread) once the sound is down and the feeds stopped.
+    func fadeOutAndStop(milliseconds: Int, then done: @escaping @Sendable () -> Void)
     /// Frames of the current feed that have been heard (written minus what is still in the device).
     var playedFrames: Int { get }
-    /// The feed being played, if any.
-    var currentFeed: ObjectIdentifier? { get }
+    /// The id of the feed being played, if any.
+    var currentFeed: UInt64? { get }
     /// When the current feed's first frame was handed to the audio stream (CLOCK_MONOTONIC, ns).
     var currentFeedStartedAt: UInt64? { get }
     /// "ok", or why there is no output.
@@ -39,16 +40,16 @@ public protocol AudioSink: AnyObject, Sendable {
     func close()
 }
 
-/// What an audio sink reports.
+/// What an audio sink reports; a feed is named by its `PCMBuffer.id`.
 public enum OutputEvent: Equatable, Sendable {
     /// Every frame of the feed has been written and its producer had finished.
-    case drained(ObjectIdentifier)
+    case drained(UInt64)
     /// An enqueued feed took over from a drained one, in the same stream.
-    case started(ObjectIdentifier)
+    case started(UInt64)
     /// The feed ran dry before its producer finished (the network is slow).
-    case underrun(ObjectIdentifier)
+    case underrun(UInt64)
     /// The feed flows again after an underrun.
-    case refilled(ObjectIdentifier)
+    case refilled(UInt64)
     /// The output went away; `heardFrames` of the current feed had been heard.
     case lost(String, heardFrames: Int)
     /// The output is back (reconnected); nothing is playing on it yet.

@@ -2,7 +2,7 @@ import CPreviewLinux
 import Glibc
 import PreviewCore
 
-/// The far end of a `StreamSink`: a snapserver's `tcp` source (server mode) or a FIFO. Opening gives
+/// The far end of a `StreamOutput`: a snapserver's `tcp` source (server mode) or a FIFO. Opening gives
 /// a non-blocking descriptor ready to write PCM to, or why there is none yet.
 enum StreamDestination: Sendable, CustomStringConvertible {
     case snapcast(host: String, port: UInt16)
@@ -20,7 +20,7 @@ enum StreamDestination: Sendable, CustomStringConvertible {
 
     var description: String {
         switch self {
-        case .snapcast(let host, let port): return OutputChoice.snapcast(host: host, port: port).description
+        case .snapcast(let host, let port): return SnapcastAddress(host: host, port: port).description
         case .fifo(let path): return "pipe:\(path)"
         }
     }
@@ -29,7 +29,7 @@ enum StreamDestination: Sendable, CustomStringConvertible {
     var isFIFO: Bool { if case .fifo = self { true } else { false } }
 
     /// Opens the destination. A TCP connection may take until `deadline` (CLOCK_MONOTONIC ns); a
-    /// signal on `wakeFD` ends the wait early when `abandoned()` says so (the sink is closing).
+    /// signal on `wakeFD` ends the wait early when `abandoned()` says so (the output is closing).
     func open(deadline: UInt64, wakeFD: Int32, abandoned: () -> Bool) -> Opened {
         switch self {
         case .snapcast(let host, let port): return Self.connect(host: host, port: port, deadline: deadline, wakeFD: wakeFD, abandoned: abandoned)
@@ -103,7 +103,7 @@ enum StreamDestination: Sendable, CustomStringConvertible {
         return .failed(why)
     }
 
-    /// One non-blocking connect, waited for in `poll` with the sink's eventfd.
+    /// One non-blocking connect, waited for in `poll` with the output's eventfd.
     private static func attempt(_ info: addrinfo, deadline: UInt64, wakeFD: Int32, abandoned: () -> Bool) -> Opened {
         let fd = socket(info.ai_family, CPL_SOCK_STREAM | CPL_SOCK_NONBLOCK | CPL_SOCK_CLOEXEC, 0)
         guard fd >= 0 else { return .failed(errorText()) }
@@ -121,7 +121,7 @@ enum StreamDestination: Sendable, CustomStringConvertible {
             fds[1].revents = 0
             let timeout = Int32(min(UInt64(Int32.max), (deadline - now + 999_999) / 1_000_000))
             guard poll(&fds, 2, timeout) >= 0 || errno == EINTR else { defer { Glibc.close(fd) }; return .failed(errorText()) }
-            if fds[1].revents != 0 { cpl_eventfd_drain(wakeFD) }   // the sink's loop looks at its state again anyway
+            if fds[1].revents != 0 { cpl_eventfd_drain(wakeFD) }   // the output's loop looks at its state again anyway
             guard fds[0].revents != 0 else { continue }
             var error: Int32 = 0
             var length = socklen_t(MemoryLayout<Int32>.size)
@@ -153,3 +153,26 @@ enum StreamDestination: Sendable, CustomStringConvertible {
 }
 
 private func errorText() -> String { String(cString: strerror(errno)) }
+
+extension OutputRegistry.Entry {
+    /// `--output snapcast://HOST:PORT`: a snapserver's `tcp` source in server mode.
+    static let snapcast = OutputRegistry.Entry(usage: "snapcast://HOST:PORT", claims: { $0.hasPrefix(SnapcastAddress.scheme) }) { options in
+        let address = try SnapcastAddress(parsing: options.output)
+        try options.refusePulseOptions()
+        return stream(to: .snapcast(host: address.host, port: address.port), options)
+    }
+
+    /// `--output pipe:PATH`: a FIFO, made if missing (snapserver's `pipe` source).
+    static let pipe = OutputRegistry.Entry(usage: "pipe:PATH", claims: { $0.hasPrefix(PipePath.scheme) }) { options in
+        let fifo = try PipePath(parsing: options.output)
+        try options.refusePulseOptions()
+        if let problem = StreamDestination.problem(withFIFO: fifo.path) { throw OutputValueError("--output \(fifo): \(problem)") }
+        return stream(to: .fifo(path: fifo.path), options)
+    }
+
+    private static func stream(to destination: StreamDestination, _ options: OutputOptions) -> @Sendable () -> any AudioOutput {
+        var configuration = StreamOutput.Configuration()
+        configuration.latencyMs = options.latencyMs
+        return { [configuration] in StreamOutput(destination: destination, configuration: configuration) }
+    }
+}

@@ -37,12 +37,11 @@ extension Player {
     }
 
     private func outputEvent(_ event: OutputEvent) {
-        let slot = { (feed: ObjectIdentifier) in self.slots.first { ObjectIdentifier($0.value.pcm) == feed }?.key }
         switch event {
-        case .drained(let feed): if let id = slot(feed) { run(core.handle(.drained(id))) }
-        case .started(let feed): if let id = slot(feed) { run(core.handle(.started(id))) }
-        case .underrun(let feed): if let id = slot(feed) { run(core.handle(.underrun(id))) }
-        case .refilled(let feed): if let id = slot(feed) { run(core.handle(.refilled(id))) }
+        case .drained(let id): run(core.handle(.drained(id)))
+        case .started(let id): run(core.handle(.started(id)))
+        case .underrun(let id): run(core.handle(.underrun(id)))
+        case .refilled(let id): run(core.handle(.refilled(id)))
         case .lost(let why, let heardFrames):
             run(core.handle(.outputLost(why, heardMs: sink.format.milliseconds(frames: heardFrames))))
             log(.error, "\(why); position \(core.heardAtLossMs ?? 0) ms kept, reconnecting")

@@ -185,8 +185,8 @@ public actor Player {
 
     /// How long the last track change took, command to first frame handed to the output.
     private func switchMicroseconds() -> Int? {
-        guard let since = switchCommandAt, let id = switchSlot, let pcm = slots[id]?.pcm,
-              sink.currentFeed == ObjectIdentifier(pcm), let started = sink.currentFeedStartedAt, started >= since else { return nil }
+        guard let since = switchCommandAt, let id = switchSlot, sink.currentFeed == id,
+              let started = sink.currentFeedStartedAt, started >= since else { return nil }
         return Int((started - since) / 1000)
     }
 
@@ -194,7 +194,7 @@ public actor Player {
     func positionMs() -> Int {
         if core.transport.outputLost, let lost = core.heardAtLossMs { return lost }
         guard let slot = core.current else { return 0 }
-        guard let pcm = slots[slot.id]?.pcm, sink.currentFeed == ObjectIdentifier(pcm) else { return slot.startMs }
+        guard sink.currentFeed == slot.id else { return slot.startMs }
         return slot.startMs + sink.format.milliseconds(frames: sink.playedFrames)
     }
 

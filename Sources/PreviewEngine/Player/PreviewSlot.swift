@@ -46,7 +46,7 @@ public final class PreviewSlot: Sendable {
         self.label = label
         self.onEvent = { onEvent(id, $0) }
         LiveObjects.slots.created()
-        pcm = PCMBuffer(format: format, capacityFrames: format.frames(milliseconds: policy.pcmAheadMs))
+        pcm = PCMBuffer(id: id, format: format, capacityFrames: format.frames(milliseconds: policy.pcmAheadMs))
         decoding = Locked(Decoding(headFrames: headMs.map { format.frames(milliseconds: $0) }))
         startDecoder(framesBefore: 0)
     }

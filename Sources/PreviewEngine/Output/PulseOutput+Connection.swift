@@ -7,7 +7,7 @@ import Foundation
 
 /// Connecting, losing and regaining the PulseAudio server, all on the mainloop thread: each step
 /// is a callback (context state, stream state, the link timer), none waits.
-extension PulseSink {
+extension PulseOutput {
     /// Starts an attempt: a new context connecting, the stream opened once it is ready
     /// (`contextStateChanged`), and the link timer as the attempt's deadline.
     func connectLocked() {
@@ -63,38 +63,26 @@ extension PulseSink {
         }
     }
 
-    /// The stream is ready: the attempt succeeded. After a loss the player is told (it starts
-    /// again from where the sound stopped); on the first connection the waiting feed is written.
+    /// The stream is ready: the attempt succeeded. After a loss the sequencer tells the player (it
+    /// starts again from where the sound stopped, and drops its feeds); on the first connection the
+    /// waiting feed is written.
     private func streamReadyLocked(_ s: OpaquePointer) {
         link = .ready
         failedAttempts = 0
-        lostReason = nil
         setTimerLocked(&linkTimer, after: nil, pulseLinkTimer)
         applyVolumeLocked()
-        if lossReported {
-            lossReported = false
-            feed = nil
-            queued = nil
-            eventHandler?(.restored)
-        } else if feed != nil {
+        source?.outputRestored()
+        if source?.hasFeed ?? false {
             fillLocked(Int(pa_stream_writable_size(s)))
             setCorkLocked(corked)
         }
     }
 
-    /// The connection or an attempt at it failed: reports the loss once (with what had been heard),
-    /// drops the feeds and tries again after the next backoff step.
+    /// The connection or an attempt at it failed: the sequencer reports the loss once (with what had
+    /// been heard) and drops the feeds; the output tries again after the next backoff step.
     func connectionFailedLocked(_ why: String) {
         guard !closed, link == .connecting || link == .ready else { return }
-        lostReason = why
-        if !lossReported {
-            lossReported = true
-            let heard = heardFramesLocked()
-            feed = nil
-            queued = nil
-            feedFramesWritten = 0
-            eventHandler?(.lost(why, heardFrames: heard))
-        }
+        source?.outputLost(why)
         link = .waitingToRetry
         let delays = configuration.reconnectBackoff
         setTimerLocked(&linkTimer, after: pa_usec_t(delays[min(failedAttempts, delays.count - 1)] * 1_000_000), pulseLinkTimer)
@@ -155,23 +143,23 @@ extension PulseSink {
     }
 }
 
-private func sink(_ userdata: UnsafeMutableRawPointer?) -> PulseSink {
-    Unmanaged<PulseSink>.fromOpaque(userdata!).takeUnretainedValue()
+private func output(_ userdata: UnsafeMutableRawPointer?) -> PulseOutput {
+    Unmanaged<PulseOutput>.fromOpaque(userdata!).takeUnretainedValue()
 }
 
 private func pulseContextState(_ c: OpaquePointer?, _ userdata: UnsafeMutableRawPointer?) {
-    sink(userdata).contextStateChanged()
+    output(userdata).contextStateChanged()
 }
 
 private func pulseStreamState(_ s: OpaquePointer?, _ userdata: UnsafeMutableRawPointer?) {
-    sink(userdata).streamStateChanged()
+    output(userdata).streamStateChanged()
 }
 
 private func pulseStreamWrite(_ s: OpaquePointer?, _ bytes: Int, _ userdata: UnsafeMutableRawPointer?) {
-    sink(userdata).fillLocked(bytes)
+    output(userdata).fillLocked(bytes)
 }
 
 private func pulseLinkTimer(_ api: UnsafeMutablePointer<pa_mainloop_api>?, _ e: OpaquePointer?,
                             _ tv: UnsafePointer<timeval>?, _ userdata: UnsafeMutableRawPointer?) {
-    sink(userdata).linkTimerFired()
+    output(userdata).linkTimerFired()
 }

@@ -1,44 +1,38 @@
 import CPulse
 
 /// Volume, mute and the stream's description for mixers.
-extension PulseSink {
+extension PulseOutput {
     public func setVolume(_ percent: Int, muted: Bool) {
         withLock {
-            volumePercent = min(100, max(0, percent))
+            volumePercent = percent
             self.muted = muted
             applyVolumeLocked()
         }
     }
 
-    /// What is left of a fade-out: the level it started from and the steps still to take.
+    /// What is left of a fade-out: the level it started from, the steps still to take, and whom to
+    /// tell at the end.
     struct Fade {
         static let steps = 6
         var level: Int
         var stepUsec: pa_usec_t
         var stepsLeft = Fade.steps
-        var done = false
+        var done: @Sendable () -> Void
     }
 
     /// Lowers the stream's volume to silence in small steps over about `milliseconds` (steps taken
-    /// by a mainloop time event; this thread waits for the last), then stops: ending mid-waveform at
-    /// full level would click.
-    public func fadeOutAndStop(milliseconds: Int) {
-        lock(); defer { unlock() }
-        if readyStream != nil, feed != nil, !corked {
-            let step = pa_usec_t(milliseconds * 1000 / Fade.steps)
-            fade = Fade(level: volumePercent, stepUsec: step)
-            setTimerLocked(&fadeTimer, after: step, pulseFadeStep)
-            while fade?.done == false { pa_threaded_mainloop_wait(mainloop) }   // signalled by the last step
-            setTimerLocked(&fadeTimer, after: nil, pulseFadeStep)
-            volumePercent = fade?.level ?? volumePercent
-            fade = nil
-        }
-        stopLocked()
+    /// by a mainloop time event), then calls `done`: ending mid-waveform at full level would click.
+    /// Nobody waits for it.
+    public func fadeOut(milliseconds: Int, then done: @escaping @Sendable () -> Void) {
+        guard readyStream != nil, !corked, fade == nil else { return done() }
+        let step = pa_usec_t(milliseconds * 1000 / Fade.steps)
+        fade = Fade(level: volumePercent, stepUsec: step, done: done)
+        setTimerLocked(&fadeTimer, after: step, pulseFadeStep)
     }
 
     /// One step of the fade (mainloop thread).
     func fadeStep() {
-        guard var current = fade, !current.done else { return }
+        guard var current = fade else { return }
         current.stepsLeft -= 1
         fade = current
         volumePercent = current.level * current.stepsLeft / Fade.steps
@@ -50,15 +44,18 @@ extension PulseSink {
         }
     }
 
-    /// Ends the fade's wait (its last step, or the output went away).
+    /// Ends the fade (its last step, the output went away, or it closes): the level it started from
+    /// is kept for later streams, and its caller told.
     func fadeEndedLocked() {
-        guard fade != nil else { return }
-        fade?.done = true
-        pa_threaded_mainloop_signal(mainloop, 0)
+        guard let ended = fade else { return }
+        fade = nil
+        setTimerLocked(&fadeTimer, after: nil, pulseFadeStep)
+        volumePercent = ended.level
+        ended.done()
     }
 
     /// Arms `timer` to call `callback` on the mainloop thread after `usec` (made on first use; nil
-    /// disarms it). Every timer of the sink goes through here; `close` frees them.
+    /// disarms it). Every timer of the output goes through here; `close` frees them.
     func setTimerLocked(_ timer: inout OpaquePointer?, after usec: pa_usec_t?, _ callback: pa_time_event_cb_t) {
         guard let usec else {
             if let timer { mainloopAPI.pointee.time_restart(timer, nil) }
@@ -105,5 +102,5 @@ extension PulseSink {
 
 private func pulseFadeStep(_ api: UnsafeMutablePointer<pa_mainloop_api>?, _ e: OpaquePointer?,
                            _ tv: UnsafePointer<timeval>?, _ userdata: UnsafeMutableRawPointer?) {
-    Unmanaged<PulseSink>.fromOpaque(userdata!).takeUnretainedValue().fadeStep()
+    Unmanaged<PulseOutput>.fromOpaque(userdata!).takeUnretainedValue().fadeStep()
 }

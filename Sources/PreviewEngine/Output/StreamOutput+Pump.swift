@@ -3,7 +3,7 @@ import Glibc
 import PreviewCore
 
 /// The "previewd.output" thread: connecting, pacing the PCM out, noticing the reader go away.
-extension StreamSink {
+extension StreamOutput {
     /// The thread's loop, until `close`. It holds the lock except in `poll` and while connecting.
     func serve() {
         var fds = [pollfd(fd: wakeFD, events: Int16(POLLIN), revents: 0), pollfd()]
@@ -48,35 +48,22 @@ extension StreamSink {
         case .ready(let fd):
             link = .ready(fd)
             failedAttempts = 0
-            lostReason = nil
             pendingStart = 0
             pendingEnd = 0
             bytesWritten = 0
-            if lossReported {
-                lossReported = false
-                feed = nil
-                queued = nil
-                eventHandler?(.restored)   // the player starts again from where the sound stopped
-            }
+            source?.outputRestored()   // after a loss, the player starts again from where the sound stopped
         case .failed(let why):
             link = .idle
             failedLocked(why)
         }
     }
 
-    /// The output went away or could not be reached: reports the loss once (with what had been heard),
-    /// drops the feeds and waits for the next attempt.
+    /// The output went away or could not be reached: the sequencer reports the loss once (with what
+    /// had been heard, so before the pending bytes are forgotten) and drops the feeds; the thread
+    /// waits for the next attempt.
     func failedLocked(_ why: String) {
-        let heard = heardFramesLocked()
+        source?.outputLost(why)
         if case .ready(let fd) = link { Glibc.close(fd) }
-        lostReason = why
-        if !lossReported {
-            lossReported = true
-            feed = nil
-            queued = nil
-            feedFramesTaken = 0
-            eventHandler?(.lost(why, heardFrames: heard))
-        }
         pendingStart = 0
         pendingEnd = 0
         let delays = configuration.reconnectBackoff
@@ -99,58 +86,22 @@ extension StreamSink {
         }
     }
 
-    /// Writes what is due: the pending bytes first, then the feed's next frames up to `highWater`
-    /// ahead. Returns when to look again (nil: when something happens).
+    /// Writes what is due: the pending bytes first, then frames pulled from the sequencer up to
+    /// `highWater` ahead. Returns when to look again (nil: when something happens).
     private func pumpLocked(_ fd: Int32, now: UInt64) -> UInt64? {
-        guard !paused, feed != nil else { return nil }
+        guard !paused, let source, source.hasFeed else { return nil }
         writePendingLocked(fd)
         guard case .ready = link, pendingStart == pendingEnd else { return nil }   // the reader is behind: wait for POLLOUT
         let wanted = min(clock.framesWanted(at: now), scratchFrames)
         if wanted > 0 {
-            let frames = takeLocked(wanted)
+            let frames = source.pull(into: scratch, frames: wanted)
             encodeLocked(frames: frames, gain: SoftwareVolume.gain(percent: volumePercent, muted: muted))
             writePendingLocked(fd)
-            // Found the feed dry: its decoder's callback wakes the thread (no timer meanwhile).
-            if starving { return nil }
         }
-        // Not due yet (a decoder's callback may wake the thread early): the next top-up is.
-        guard case .ready = link, let current = feed, !current.isDrained || queued != nil else { return nil }
+        // Not due yet: the next top-up is. A feed found dry wakes the thread through its producer's
+        // callback, an enqueue after a drained feed through a kick: no timer meanwhile.
+        guard case .ready = link, source.expectsFrames else { return nil }
         return clock.nextTopUp
-    }
-
-    /// Reads up to `frames` frames into `scratch` from the feed, then from the enqueued one once the
-    /// feed drains (gapless), with the same events as PulseSink. Returns how many.
-    private func takeLocked(_ frames: Int) -> Int {
-        var got = 0
-        while got < frames, let current = feed {
-            let n = current.read(into: scratch + got * format.channels, frames: frames - got)
-            if n > 0 {
-                if feedFramesTaken == 0 { feedStartedAt = MonotonicClock.nanoseconds() }
-                feedFramesTaken += n
-                got += n
-                if starving { starving = false; eventHandler?(.refilled(ObjectIdentifier(current))) }
-                continue
-            }
-            if current.isDrained {
-                if !drainReported {
-                    drainReported = true
-                    eventHandler?(.drained(ObjectIdentifier(current)))
-                }
-                guard let next = queued else { break }
-                queued = nil
-                startFeedLocked(next)
-                eventHandler?(.started(ObjectIdentifier(next)))
-            } else {
-                // The decoder is behind: it wakes this thread with its next frames (no timer).
-                guard current.whenReadable({ [weak self] in self.map { cpl_eventfd_signal($0.wakeFD) } }) else { continue }
-                if feedFramesTaken > 0, !starving {
-                    starving = true
-                    eventHandler?(.underrun(ObjectIdentifier(current)))
-                }
-                break
-            }
-        }
-        return got
     }
 
     /// Encodes `frames` frames of `scratch` after the pending bytes, the gain ramping from the last

@@ -1,0 +1,27 @@
+import PreviewCore
+
+/// previewd's options that belong to outputs, as given on the command line; each `OutputRegistry`
+/// entry reads the ones it takes and refuses the others.
+public struct OutputOptions: Sendable {
+    /// `--output`: which output, and where (`pulse`, `snapcast://HOST:PORT`, `pipe:PATH`).
+    public var output: String
+    /// `--sink`: the PulseAudio sink to play on.
+    public var sink: String?
+    /// `--pulse-server`: the PulseAudio server.
+    public var pulseServer: String?
+    /// `--latency-ms`: the output's latency target.
+    public var latencyMs: Int
+
+    /// Options as given; the defaults are previewd's.
+    public init(output: String = "pulse", sink: String? = nil, pulseServer: String? = nil, latencyMs: Int = 100) {
+        self.output = output
+        self.sink = sink
+        self.pulseServer = pulseServer
+        self.latencyMs = latencyMs
+    }
+
+    /// Throws when PulseAudio's own options were given (for every output but pulse).
+    public func refusePulseOptions() throws(OutputValueError) {
+        if sink != nil || pulseServer != nil { throw OutputValueError("--sink and --pulse-server apply to --output pulse only") }
+    }
+}

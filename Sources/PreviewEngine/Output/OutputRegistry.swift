@@ -1,0 +1,52 @@
+import PreviewCore
+
+/// The outputs `--output` can name, one entry each (MPD's output plugin table, src/output/Registry.cxx;
+/// librespot's `BACKENDS`). Adding an output is one file, holding the `AudioOutput` and its `Entry`,
+/// and one line in `entries`.
+public enum OutputRegistry {
+    /// One kind of output: the `--output` values it claims, its checks and its factory.
+    public struct Entry: Sendable {
+        /// How `--output` spells it in the usage line ("pulse", "pipe:PATH").
+        public let usage: String
+        /// True when an `--output` value names this kind (it may still be malformed).
+        public let claims: @Sendable (String) -> Bool
+        /// Reads the options (the `--output` value it claims and those that go with it) and returns
+        /// what makes the output, or throws what is wrong with them (an `OutputValueError`). Touches
+        /// no device.
+        public let prepare: @Sendable (OutputOptions) throws -> @Sendable () -> any AudioOutput
+
+        /// An entry; see the properties.
+        public init(usage: String, claims: @escaping @Sendable (String) -> Bool,
+                    prepare: @escaping @Sendable (OutputOptions) throws -> @Sendable () -> any AudioOutput) {
+            self.usage = usage
+            self.claims = claims
+            self.prepare = prepare
+        }
+    }
+
+    /// Every output, in the order the usage line lists them.
+    static let entries: [Entry] = [.pulse, .snapcast, .pipe]
+
+    /// What is wrong with `options`, as previewd prints it; nil when they may work.
+    public static func problem(with options: OutputOptions) -> String? {
+        do { _ = try prepare(options) } catch { return error.description }
+        return nil
+    }
+
+    /// The sequencer over the output `options` name, not connected yet. Throws what `problem(with:)` says.
+    public static func makeSink(_ options: OutputOptions) throws(OutputValueError) -> OutputSequencer {
+        OutputSequencer(output: try prepare(options)())
+    }
+
+    private static func prepare(_ options: OutputOptions) throws(OutputValueError) -> @Sendable () -> any AudioOutput {
+        guard let entry = entries.first(where: { $0.claims(options.output) }) else {
+            let usages = entries.map(\.usage)
+            let listed = usages.dropLast().joined(separator: ", ") + (usages.count > 1 ? " or " : "") + (usages.last ?? "")
+            throw OutputValueError("--output must be \(listed) (got \(options.output))")
+        }
+        let make: @Sendable () -> any AudioOutput
+        do { make = try entry.prepare(options) } catch { throw (error as? OutputValueError) ?? OutputValueError("--output \(options.output): \(error)") }
+        guard (10...2000).contains(options.latencyMs) else { throw OutputValueError("--latency-ms must be 10–2000") }
+        return make
+    }
+}

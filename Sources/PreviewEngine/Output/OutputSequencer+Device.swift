@@ -1,0 +1,89 @@
+import PreviewCore
+
+/// What the device thread calls, always holding the output's lock: frames to play, and the device
+/// going away and coming back.
+extension OutputSequencer {
+    /// True while there is a feed to play (paused or not).
+    public var hasFeed: Bool { feed != nil }
+
+    /// True when the device should pull again without being kicked first: playing, and the feed
+    /// neither dry (its producer calls back) nor drained and reported with nothing after it (`enqueue`
+    /// kicks). A feed whose last frame was pulled exactly is not reported drained until the next pull.
+    public var expectsFrames: Bool {
+        guard !paused, let feed, !waitingForFrames else { return false }
+        return !feed.isDrained || !drainReported || queued != nil
+    }
+
+    /// Copies up to `frames` frames into `destination` from the feed, then from the enqueued one once
+    /// the feed drains (gapless: both in the same pull). Returns how many; fewer when paused, when the
+    /// feed runs dry (its producer kicks the output when frames come) or when nothing follows a drained
+    /// feed. No allocation, no waiting.
+    public func pull(into destination: UnsafeMutablePointer<Float>, frames: Int) -> Int {
+        guard !paused else { return 0 }
+        let channels = output.format.channels
+        var got = 0
+        while got < frames, let current = feed {
+            let n = current.read(into: destination + got * channels, frames: frames - got)
+            if n > 0 {
+                if feedFramesTaken == 0 { feedStartedAt = MonotonicClock.nanoseconds() }
+                feedFramesTaken += n
+                got += n
+                if starving { starving = false; eventHandler?(.refilled(current.id)) }
+                continue
+            }
+            if current.isDrained {
+                if !drainReported {
+                    drainReported = true
+                    eventHandler?(.drained(current.id))
+                }
+                guard let next = queued else { break }
+                // Gapless: the next track's first frames go right after this one's last.
+                queued = nil
+                begin(next)
+                eventHandler?(.started(next.id))
+            } else {
+                // The producer is behind: it calls back with its next frames (no timer meanwhile).
+                let dry = ObjectIdentifier(current)
+                guard current.whenReadable({ [weak self] in self?.feedBecameReadable(dry) }) else { continue }
+                waitingForFrames = true
+                if feedFramesTaken > 0, !starving {
+                    starving = true
+                    eventHandler?(.underrun(current.id))
+                }
+                break
+            }
+        }
+        return got
+    }
+
+    /// The output went away or could not be reached (called on every failed attempt, `why` each time):
+    /// the loss is reported once, with what had been heard, and the feeds are dropped. Call before the
+    /// output forgets what it held, so the delay still counts.
+    public func outputLost(_ why: String) {
+        lostReason = why
+        guard !lossReported else { return }
+        lossReported = true
+        let heard = heardFramesLocked()
+        dropFeeds()
+        eventHandler?(.lost(why, heardFrames: heard))
+    }
+
+    /// The output is ready (connected). After a loss the player is told, and starts again from where
+    /// the sound stopped; on a first connection, a waiting feed simply plays.
+    public func outputRestored() {
+        lostReason = nil
+        guard lossReported else { return }
+        lossReported = false
+        dropFeeds()
+        eventHandler?(.restored)
+    }
+
+    /// A feed that had run dry has frames again, or has finished (called on its producer's thread).
+    private func feedBecameReadable(_ dry: ObjectIdentifier) {
+        output.withLock {
+            guard let feed, ObjectIdentifier(feed) == dry else { return }   // skipped meanwhile
+            waitingForFrames = false
+            output.kick()
+        }
+    }
+}

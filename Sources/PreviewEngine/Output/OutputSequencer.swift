@@ -1,0 +1,162 @@
+import PreviewCore
+
+/// Everything between the player and a device that is not the device (MPD's `AudioOutputControl`):
+/// the current feed and the enqueued one, the gapless hand-over, drain/started/underrun/refilled
+/// events, the position heard, skip, stop, pause, and loss and restoration of the output. The device
+/// (`AudioOutput`) pulls frames from it on its own thread (`OutputSequencer+Device.swift`).
+///
+/// Every field is guarded by the output's lock (`output.withLock`), which the device thread holds
+/// whenever it pulls; events are sent with it held, on whichever thread caused them.
+public final class OutputSequencer: AudioSink {
+    /// The device.
+    public let output: any AudioOutput
+    var feed: PCMBuffer?
+    /// Plays right after `feed` drains, in the same pull.
+    var queued: PCMBuffer?
+    var paused = true
+    /// Frames of `feed` pulled, and when its first one was.
+    var feedFramesTaken = 0
+    var feedStartedAt: UInt64?
+    var drainReported = false
+    /// An underrun was reported; `refilled` is owed.
+    var starving = false
+    /// The feed was found dry and its producer will call back (`whenReadable`).
+    var waitingForFrames = false
+    /// `.lost` was sent and `.restored` is owed; `lostReason` says why there is no output now.
+    var lossReported = false
+    var lostReason: String?
+    var eventHandler: (@Sendable (OutputEvent) -> Void)?
+
+    /// A sequencer feeding `output`.
+    public init(output: any AudioOutput) {
+        self.output = output
+        output.attach(self)
+    }
+
+    public var format: PCMFormat { output.format }
+
+    public func setEventHandler(_ handler: @escaping @Sendable (OutputEvent) -> Void) {
+        output.withLock { eventHandler = handler }
+    }
+
+    public func play(_ next: PCMBuffer, paused: Bool) {
+        output.withLock {
+            if feed !== next {
+                // A skip drops what the device holds, so the old track is not heard after the command.
+                // When the old feed ended by itself, its last frames are still playing: the next
+                // follows them with no gap.
+                if !(feed?.isDrained ?? true) { output.cancel() }
+                begin(next)
+            }
+            if queued === next { queued = nil }
+            self.paused = paused
+            output.kick()   // before un-pausing: the device has frames when the sound starts
+            output.setPaused(paused)
+        }
+    }
+
+    public func enqueue(_ next: PCMBuffer?) {
+        output.withLock {
+            queued = next
+            // The current feed may already be drained and waiting: start the next one now.
+            if next != nil, feed?.isDrained ?? false { output.kick() }
+        }
+    }
+
+    public func pause() {
+        output.withLock {
+            paused = true
+            output.setPaused(true)
+        }
+    }
+
+    public func resume() {
+        output.withLock {
+            paused = false
+            if feed != nil { output.kick() }
+            output.setPaused(false)
+        }
+    }
+
+    public func stop() {
+        output.withLock { stopLocked() }
+    }
+
+    public func fadeOutAndStop(milliseconds: Int, then done: @escaping @Sendable () -> Void) {
+        output.withLock {
+            guard feed != nil, !paused, lostReason == nil else {
+                stopLocked()
+                return done()
+            }
+            // The output calls back with its lock held (a fade of its own ends on its thread).
+            output.fadeOut(milliseconds: milliseconds) { [self] in
+                stopLocked()
+                done()
+            }
+        }
+    }
+
+    public var playedFrames: Int {
+        output.withLock { heardFramesLocked() }
+    }
+
+    public var currentFeed: UInt64? {
+        output.withLock { feed?.id }
+    }
+
+    public var currentFeedStartedAt: UInt64? {
+        output.withLock { feedFramesTaken > 0 ? feedStartedAt : nil }
+    }
+
+    public var statusText: String {
+        output.withLock { lostReason ?? "ok" }
+    }
+
+    public func setVolume(_ percent: Int, muted: Bool) {
+        output.setVolume(min(100, max(0, percent)), muted: muted)
+    }
+
+    public func setMetadata(title: String?, artist: String?) {
+        output.setMetadata(title: title, artist: artist)
+    }
+
+    public func close() {
+        output.close()
+    }
+
+    // MARK: Lock held
+
+    /// Makes `next` the current feed, nothing of it taken yet.
+    func begin(_ next: PCMBuffer) {
+        feed = next
+        feedFramesTaken = 0
+        feedStartedAt = nil
+        drainReported = false
+        starving = false
+        waitingForFrames = false
+    }
+
+    /// Silence now: what the device holds is dropped, the feeds forgotten.
+    func stopLocked() {
+        output.cancel()
+        dropFeeds()
+        paused = true
+        output.setPaused(true)
+    }
+
+    func dropFeeds() {
+        feed = nil
+        queued = nil
+        feedFramesTaken = 0
+        waitingForFrames = false
+    }
+
+    /// Frames of the current feed heard: taken from it minus what the device still holds.
+    func heardFramesLocked() -> Int {
+        guard feed != nil else { return 0 }
+        return max(0, feedFramesTaken - output.delayFrames)
+    }
+}
+
+// Every mutable field is guarded by the output's lock (see the type's comment).
+extension OutputSequencer: @unchecked Sendable {}

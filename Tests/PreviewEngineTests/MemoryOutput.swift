@@ -1,0 +1,54 @@
+import PreviewCore
+@testable import PreviewEngine
+
+/// An in-memory device for the sequencer's tests: its "device thread" is the test, which pulls
+/// frames with `pull(_:)` holding the lock, as a real output's thread does. It records what it was
+/// given and told; its delay (frames pulled, not yet heard) is whatever the test sets.
+final class MemoryOutput: AudioOutput, @unchecked Sendable {   // `source` and `state` are touched holding `lock`
+    /// What the device was given and told.
+    struct State {
+        var written: [Float] = []
+        var delay = 0
+        var kicks = 0
+        var cancels = 0
+        var paused = true
+    }
+
+    let format = PCMFormat(sampleRate: 48_000, channels: 1)
+    private let lock = Lock()
+    private weak var source: OutputSequencer?
+    private var state = State()
+
+    func withLock<T>(_ body: () -> T) -> T { lock.withLock(body) }
+    func attach(_ source: OutputSequencer) { lock.withLock { self.source = source } }
+    func kick() { state.kicks += 1 }
+    func setPaused(_ paused: Bool) { state.paused = paused }
+    func cancel() { state.cancels += 1 }
+    var delayFrames: Int { state.delay }
+    func setVolume(_ percent: Int, muted: Bool) {}
+    func close() {}
+
+    /// Pulls up to `frames` frames as the device thread would; returns those it got.
+    @discardableResult
+    func pull(_ frames: Int) -> [Float] {
+        lock.withLock {
+            var buffer = [Float](repeating: .nan, count: frames * format.channels)
+            let got = buffer.withUnsafeMutableBufferPointer { source?.pull(into: $0.baseAddress!, frames: frames) ?? 0 }
+            let taken = Array(buffer.prefix(got * format.channels))
+            state.written += taken
+            return taken
+        }
+    }
+
+    /// The device went away (`why`), as a failed connection reports it.
+    func lose(_ why: String) { lock.withLock { source?.outputLost(why) } }
+
+    /// The device is ready again.
+    func restore() { lock.withLock { source?.outputRestored() } }
+
+    /// Frames pulled but not heard yet.
+    func setDelay(_ frames: Int) { lock.withLock { state.delay = frames } }
+
+    /// What the device was given and told so far.
+    var recorded: State { lock.withLock { state } }
+}
