@@ -75,7 +75,7 @@ final class BufferTests: XCTestCase {
     }
 
     func testPCMBufferCarriesEveryFrameInOrderAcrossThreads() {
-        let pcm = PCMBuffer(format: PCMFormat(sampleRate: 48_000, channels: 2), capacityFrames: 1000)
+        let pcm = PCMRing(format: PCMFormat(sampleRate: 48_000, channels: 2), capacityFrames: 1000)
         let total = 200_000
         Thread {
             var chunk = [Float](repeating: 0, count: 2 * 733)
@@ -104,7 +104,7 @@ final class BufferTests: XCTestCase {
     }
 
     func testPCMBufferProducerWaitEndsOnCancel() {
-        let pcm = PCMBuffer(capacityFrames: 10)
+        let pcm = PCMRing(capacityFrames: 10)
         let done = DispatchSemaphore(value: 0)
         let result = OutcomeBox()
         Thread {
@@ -119,7 +119,7 @@ final class BufferTests: XCTestCase {
     }
 
     func testPCMBufferCallsAWaitingConsumerOnceWhenFramesArriveOrItFinishes() {
-        let pcm = PCMBuffer(capacityFrames: 16)
+        let pcm = PCMRing(capacityFrames: 16)
         let calls = Mutex(0)
         XCTAssertTrue(pcm.whenReadable { calls.withLock { $0 += 1 } }, "empty: the handler waits")
         let frames = [Float](repeating: 0.5, count: 2 * 4)

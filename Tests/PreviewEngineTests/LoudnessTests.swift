@@ -47,7 +47,7 @@ final class LoudnessTests: XCTestCase {
 
     /// The gain is the consumer's from its first read on: set before, it applies; set after, it is refused.
     func testTheGainIsFixedByTheFirstRead() {
-        let pcm = PCMBuffer(capacityFrames: 1_000)
+        let pcm = PCMRing(capacityFrames: 1_000)
         let ones = [Float](repeating: 0.5, count: 200)
         _ = ones.withUnsafeBufferPointer { pcm.write($0.baseAddress!, frames: 100) }
         XCTAssertTrue(pcm.setGain(0.5))
@@ -66,7 +66,7 @@ final class LoudnessTests: XCTestCase {
     func testARampedGainFadesInAndMovesSmoothly() {
         let format = PCMFormat.engine
         let ramp = format.frames(milliseconds: 30)
-        let pcm = PCMBuffer(format: format, capacityFrames: ramp * 8)
+        let pcm = PCMRing(format: format, capacityFrames: ramp * 8)
         let ones = [Float](repeating: 1, count: ramp * 8 * format.channels)
         _ = ones.withUnsafeBufferPointer { pcm.write($0.baseAddress!, frames: ramp * 8) }
         pcm.rampGain(to: 1)

@@ -19,14 +19,14 @@ final class OutputSequencerTests: XCTestCase {
     private var heard: [OutputEvent] { events.withLock { $0 } }
 
     /// A feed of load `id` holding `values` (one mono frame each); finished unless `open`.
-    private func feed(_ id: UInt64, _ values: [Float], open: Bool = false) -> PCMBuffer {
-        let pcm = PCMBuffer(id: id, format: output.format, capacityFrames: 1024)
+    private func feed(_ id: UInt64, _ values: [Float], open: Bool = false) -> PCMRing {
+        let pcm = PCMRing(id: id, format: output.format, capacityFrames: 1024)
         write(values, to: pcm)
         if !open { pcm.finish() }
         return pcm
     }
 
-    private func write(_ values: [Float], to pcm: PCMBuffer) {
+    private func write(_ values: [Float], to pcm: PCMRing) {
         guard !values.isEmpty else { return }
         XCTAssertTrue(values.withUnsafeBufferPointer { pcm.write($0.baseAddress!, frames: values.count) })
     }

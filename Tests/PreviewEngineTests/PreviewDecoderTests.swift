@@ -11,7 +11,7 @@ final class PreviewDecoderTests: XCTestCase {
         source.expect(length: bytes.count)
         source.append(bytes)
         source.finish()
-        let pcm = PCMBuffer(capacityFrames: PCMFormat.engine.sampleRate * capacitySeconds)
+        let pcm = PCMRing(capacityFrames: PCMFormat.engine.sampleRate * capacitySeconds)
         let events = EventLog()
         let done = DispatchSemaphore(value: 0)
         let decoder = PreviewDecoder(source: source, output: pcm, startMs: startMs) { event in
@@ -40,7 +40,7 @@ final class PreviewDecoderTests: XCTestCase {
         source.expect(length: bytes.count)
         source.append(bytes)
         source.finish()
-        let pcm = PCMBuffer(capacityFrames: PCMFormat.engine.sampleRate * 12)
+        let pcm = PCMRing(capacityFrames: PCMFormat.engine.sampleRate * 12)
         let head = PCMFormat.engine.frames(milliseconds: 250)
         let events = EventLog()
         let stopped = DispatchSemaphore(value: 0)
@@ -197,7 +197,7 @@ final class PreviewDecoderTests: XCTestCase {
         let whole = try Data(contentsOf: Fixtures.tone(440))
         let source = PreviewBytes()
         source.append(whole.prefix(100))   // header incomplete: the demuxer's read will block
-        let pcm = PCMBuffer(capacityFrames: 48_000)
+        let pcm = PCMRing(capacityFrames: 48_000)
         let done = DispatchSemaphore(value: 0)
         let events = EventLog()
         let decoder = PreviewDecoder(source: source, output: pcm) { events.append($0); done.signal() }

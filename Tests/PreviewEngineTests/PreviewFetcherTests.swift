@@ -103,7 +103,7 @@ final class PreviewFetcherTests: StandInTestCase {
         for (name, seconds) in [("tone-440-moov-at-end.m4a", 3), ("tone-660-fragmented.m4a", 3), ("tone-880-video.m4v", 3)] {
             let bytes = PreviewBytes()
             fetcher.fetch("\(server.baseURL)/previews/\(name)", into: bytes)
-            let pcm = PCMBuffer(capacityFrames: 48_000 * 5)
+            let pcm = PCMRing(capacityFrames: 48_000 * 5)
             let done = DispatchSemaphore(value: 0)
             let events = EventLog()
             PreviewDecoder(source: bytes, output: pcm) { event in

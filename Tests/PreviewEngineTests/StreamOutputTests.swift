@@ -39,8 +39,8 @@ final class StreamOutputTests: XCTestCase {
     }
 
     /// A finished feed of `frames` stereo frames at a constant `value`.
-    private func level(_ value: Float, frames: Int, id: UInt64) -> PCMBuffer {
-        let pcm = PCMBuffer(id: id, capacityFrames: frames)
+    private func level(_ value: Float, frames: Int, id: UInt64) -> PCMRing {
+        let pcm = PCMRing(id: id, capacityFrames: frames)
         let samples = [Float](repeating: value, count: frames * PCMFormat.engine.channels)
         XCTAssertTrue(samples.withUnsafeBufferPointer { pcm.write($0.baseAddress!, frames: frames) })
         pcm.finish()

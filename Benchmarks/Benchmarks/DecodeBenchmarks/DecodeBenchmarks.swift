@@ -110,7 +110,7 @@ let benchmarks: @Sendable () -> Void = {
         let chunk = [Float](repeating: 0.5, count: 2 * 1024)
         var out = [Float](repeating: 0, count: 2 * 1024)
         for _ in benchmark.scaledIterations {
-            let ring = PCMBuffer(capacityFrames: 48_000)
+            let ring = PCMRing(capacityFrames: 48_000)
             let producer = Thread {
                 var written = 0
                 while written < frames {

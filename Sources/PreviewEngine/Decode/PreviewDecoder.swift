@@ -7,7 +7,7 @@ import CPreviewLinux
 import PreviewCore
 
 /// Decodes one preview on a worker of the decoders' pool: AVIO over the preview's bytes → demux →
-/// AAC decode → resample → the preview's `PCMBuffer`. FFmpeg's reads block, so this runs on
+/// AAC decode → resample → the preview's `PCMRing`. FFmpeg's reads block, so this runs on
 /// long-lived threads of its own, never on the engine loop; results are reported as values through
 /// `onEvent`, never thrown across threads.
 public final class PreviewDecoder: Sendable {
@@ -27,7 +27,7 @@ public final class PreviewDecoder: Sendable {
     }
 
     /// Where PCM goes; its cancellation flag also cancels this decoder.
-    public let output: PCMBuffer
+    public let output: PCMRing
     /// Where in the track the first frame written starts, in milliseconds.
     public let startMs: Int
     /// Frames of the track already in `output` before this decoder's first (another decoder's).
@@ -41,7 +41,7 @@ public final class PreviewDecoder: Sendable {
     /// A decoder of `source` into `output` from `startMs` on; when another decoder already wrote
     /// the first `framesBefore` frames from there, it writes from the frame after them. After each chunk it asks `park` with the frames
     /// written so far (from `startMs`); true stops it there (`parked`). Call `start()` to begin.
-    public init(source: PreviewBytes, output: PCMBuffer, startMs: Int = 0, framesBefore: Int = 0, label: String = "preview",
+    public init(source: PreviewBytes, output: PCMRing, startMs: Int = 0, framesBefore: Int = 0, label: String = "preview",
                 park: @escaping @Sendable (Int) -> Bool = { _ in false }, onEvent: @escaping @Sendable (Event) -> Void) {
         self.source = source
         self.label = label

@@ -2,7 +2,7 @@ import PreviewCore
 
 /// What the player needs of the sound: feeds played, paused, followed gaplessly, and what happened to
 /// them. `OutputSequencer` implements it over any `AudioOutput` (the device); tests may fake it.
-/// Nothing here blocks the caller long. Feeds are told apart by their load's id (`PCMBuffer.id`).
+/// Nothing here blocks the caller long. Feeds are told apart by their load's id (`PCMRing.id`).
 public protocol AudioSink: AnyObject, Sendable {
     /// The PCM format the sink plays; decoders produce exactly this.
     var format: PCMFormat { get }
@@ -12,9 +12,9 @@ public protocol AudioSink: AnyObject, Sendable {
     /// that audio is flushed, not heard; if it had ended by itself, `feed` follows it with no gap.
     /// Playing the feed that is already current only sets the cork. Never waits for the device:
     /// when there is none (yet), the sink reports `.lost` and later `.restored`.
-    func play(_ feed: PCMBuffer, paused: Bool)
+    func play(_ feed: PCMRing, paused: Bool)
     /// Plays `feed` right after the current one drains, in the same stream (gapless); nil cancels.
-    func enqueue(_ feed: PCMBuffer?)
+    func enqueue(_ feed: PCMRing?)
     /// Corks: sound stops at once, nothing is lost.
     func pause()
     /// Uncorks.
@@ -40,7 +40,7 @@ public protocol AudioSink: AnyObject, Sendable {
     func close()
 }
 
-/// What an audio sink reports; a feed is named by its `PCMBuffer.id`.
+/// What an audio sink reports; a feed is named by its `PCMRing.id`.
 public enum OutputEvent: Equatable, Sendable {
     /// Every frame of the feed has been written and its producer had finished.
     case drained(UInt64)

@@ -10,9 +10,9 @@ import PreviewCore
 public final class OutputSequencer: AudioSink {
     /// The device.
     public let output: any AudioOutput
-    var feed: PCMBuffer?
+    var feed: PCMRing?
     /// Plays right after `feed` drains, in the same pull.
-    var queued: PCMBuffer?
+    var queued: PCMRing?
     var paused = true
     /// Frames of `feed` pulled, and when its first one was.
     var feedFramesTaken = 0
@@ -39,7 +39,7 @@ public final class OutputSequencer: AudioSink {
         output.withLock { eventHandler = handler }
     }
 
-    public func play(_ next: PCMBuffer, paused: Bool) {
+    public func play(_ next: PCMRing, paused: Bool) {
         output.withLock {
             if feed !== next {
                 // A skip drops what the device holds, so the old track is not heard after the command.
@@ -55,7 +55,7 @@ public final class OutputSequencer: AudioSink {
         }
     }
 
-    public func enqueue(_ next: PCMBuffer?) {
+    public func enqueue(_ next: PCMRing?) {
         output.withLock {
             queued = next
             // The current feed may already be drained and waiting: start the next one now.
@@ -127,7 +127,7 @@ public final class OutputSequencer: AudioSink {
     // MARK: Lock held
 
     /// Makes `next` the current feed, nothing of it taken yet.
-    func begin(_ next: PCMBuffer) {
+    func begin(_ next: PCMRing) {
         feed = next
         feedFramesTaken = 0
         feedStartedAt = nil

@@ -20,7 +20,7 @@ public final class PreviewSlot: Sendable {
     /// The download it reads.
     public let download: PreviewDownload
     /// The decoded audio, for the output to play.
-    public let pcm: PCMBuffer
+    public let pcm: PCMRing
     private let label: String
     private let onEvent: @Sendable (PreviewDecoder.Event) -> Void
 
@@ -46,7 +46,7 @@ public final class PreviewSlot: Sendable {
         self.label = label
         self.onEvent = { onEvent(id, $0) }
         LiveObjects.slots.created()
-        pcm = PCMBuffer(id: id, format: format, capacityFrames: format.frames(milliseconds: policy.pcmAheadMs))
+        pcm = PCMRing(id: id, format: format, capacityFrames: format.frames(milliseconds: policy.pcmAheadMs))
         decoding = Locked(Decoding(headFrames: headMs.map { format.frames(milliseconds: $0) }))
         startDecoder(framesBefore: 0)
     }

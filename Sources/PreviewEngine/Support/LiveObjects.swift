@@ -17,7 +17,7 @@ public enum LiveObjects {
 
     /// `PreviewDownload`s: a preview's download and the bytes it holds.
     public static let downloads = Counter()
-    /// `PCMBuffer`s: a slot's ring of decoded audio.
+    /// `PCMRing`s: a slot's ring of decoded audio.
     public static let pcmBuffers = Counter()
     /// `DecodePipeline`s: FFmpeg's demuxer, decoder and resampler of one decoding (or measurement).
     public static let decoders = Counter()

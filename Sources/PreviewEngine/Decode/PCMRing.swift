@@ -3,12 +3,12 @@ import PreviewCore
 import Synchronization
 
 /// A fixed-capacity ring of interleaved float32 frames with one producer (a decoder thread) and one
-/// consumer (the audio output's write callback). Allocated once; `read` never blocks, locks or
+/// consumer (the output sequencer, on the output's device thread). Allocated once; `read` never blocks, locks or
 /// allocates (it posts the producer's semaphore at most once per batch). Both sides sleep until
 /// signalled: a producer that is ahead waits for a quarter of the ring to be free (one wake-up per
 /// batch, none at all while paused), and a consumer that found the ring empty can ask to be called
 /// when frames arrive (`whenReadable`).
-public final class PCMBuffer: @unchecked Sendable {   // the semaphore and `readable` are thread-safe; `appliedGain` the consumer's; the rest atomic
+public final class PCMRing: @unchecked Sendable {   // the semaphore and `readable` are thread-safe; `appliedGain` the consumer's; the rest atomic
     /// The format of every frame in the buffer.
     public let format: PCMFormat
     /// Capacity in frames.
