@@ -32,6 +32,7 @@ final class FrontEndSeamTests: StandInTestCase {
         }
         engine = nil
         sink.close()
+        sink = nil   // XCTest keeps test cases: a sink left here would be alive (and its weak references "leaked") at exit
         super.tearDown()
     }
 
