@@ -112,6 +112,31 @@ final class ControlServerTests: XCTestCase {
         XCTAssertEqual(onLoop { server.subscriberCount }, 0)
     }
 
+    func testPositionTicksGoOnlyToSubscribersThatAskedForThem() throws {
+        let hub = EventHub()
+        let server = server(events: hub)
+        try server.start()
+        defer { server.stop() }
+        let plain = try LineClient(path: path)
+        XCTAssertTrue(try plain.ask(#"{"id":1,"cmd":"subscribe"}"#).ok)
+        XCTAssertFalse(onLoop { hub.wantsPosition })
+        let ticked = try LineClient(path: path)
+        XCTAssertTrue(try ticked.ask(#"{"id":2,"cmd":"subscribe","args":{"position":true}}"#).ok)
+        XCTAssertTrue(onLoop { hub.wantsPosition }, "the server asks the hub for ticks for its subscriber")
+        onLoop {
+            hub.publish(.position(ms: 1000, durationMs: 30_000))
+            hub.publish(.state(.paused, index: 0))
+        }
+        XCTAssertEqual(try ticked.receiveValue()["event"], .string("position"))
+        XCTAssertEqual(try ticked.receiveValue()["event"], .string("state"))
+        XCTAssertEqual(try plain.receiveValue()["event"], .string("state"), "no tick for a subscriber that did not ask")
+        // The last subscriber that asked leaves: the hub (and so the player's tick timer) is told.
+        let noTicks = expectation(description: "nobody wants ticks")
+        onLoop { hub.onPositionInterest = { if !hub.wantsPosition { noTicks.fulfill() } } }
+        shutdown(ticked.fd, Int32(SHUT_RDWR))
+        wait(for: [noTicks], timeout: 10)
+    }
+
     func testASubscriberThatNeverReadsIsDroppedWithoutBlockingAnyone() throws {
         let hub = EventHub()
         let server = server(events: hub)

@@ -11,6 +11,7 @@ public final class Engine: @unchecked Sendable {   // `frontEnds` is set before 
     private let player: Player
     private let log: Log
     private var frontEnds: [any FrontEnd] = []
+    private var started = false
     private var stopping = false
 
     /// An engine on a new loop, playing with the player `makePlayer` builds on that loop, telling
@@ -30,6 +31,7 @@ public final class Engine: @unchecked Sendable {   // `frontEnds` is set before 
     /// Registers the front-end `make` builds with the engine's handle, and returns it; before `start`.
     @discardableResult
     public func add<Front: FrontEnd>(_ make: (EngineHandle) -> Front) -> Front {
+        precondition(!started, "front-ends are added before the engine starts")
         let frontEnd = make(handle)
         frontEnds.append(frontEnd)
         return frontEnd
@@ -38,13 +40,15 @@ public final class Engine: @unchecked Sendable {   // `frontEnds` is set before 
     /// Starts the player, then every front-end in the order added. When one cannot start, those
     /// started are stopped again and its error is thrown.
     public func start() throws(FrontEndError) {
+        precondition(!started, "an engine starts once")
+        started = true
         loop.execute { [player] in player.assumeIsolated { $0.start() } }   // before anything the front-ends hand the loop
         for (i, frontEnd) in frontEnds.enumerated() {
             do {
                 try frontEnd.start()
             } catch {
-                let started = frontEnds[..<i]
-                loop.execute { started.reversed().forEach { $0.stop() } }
+                let running = frontEnds[..<i]
+                loop.execute { running.reversed().forEach { $0.stop() } }
                 throw error
             }
         }
