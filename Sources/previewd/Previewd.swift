@@ -200,76 +200,47 @@ struct Previewd: ParsableCommand {
                                    callsPerMinute: rateLimit, cacheSeconds: Double(catalogCacheSeconds), http: http, warm: warm)
         let fetcher = PreviewFetcher(stallTimeout: policy.stallTimeout, deadline: policy.downloadDeadline,
                                      localOrigin: PreviewURLPolicy.origin(of: apiBase), http: http, warm: warm)
-        // The engine loop is this thread from `loop.run()` on: the player, the control socket, the
-        // tasks and the signals all run there.
-        let loop = EngineLoop()
-        let events = EventHub()
         var artwork: ArtworkStore?
         if let folder = artworkDir ?? ArtworkStore.defaultDirectory() {
             do { artwork = try ArtworkStore(directory: folder, http: http, localOrigin: PreviewURLPolicy.origin(of: apiBase), log: log) }
             catch { log(.warning, "artwork off: \(error)") }
         }
-        let player = Player(loop: loop, catalog: catalog, fetcher: fetcher, sink: audio, policy: policy,
-                            normalization: LoudnessNormalization(mode: normalize, targetLUFS: loudnessTarget),
-                            events: events, artwork: artwork, autopage: autopage, log: log)
+        let engine = Engine(log: log) { loop, events in
+            Player(loop: loop, catalog: catalog, fetcher: fetcher, sink: audio, policy: policy,
+                   normalization: LoudnessNormalization(mode: normalize, targetLUFS: loudnessTarget),
+                   events: events, artwork: artwork, autopage: autopage, log: log)
+        }
         // Socket activation: systemd (previewd.socket, or systemd-socket-activate) made the socket.
         let handover = SocketActivation.handover()
         var path = socket ?? SocketPath.defaultPath()
         if case .socket(_, let bound?) = handover { path = bound }
-        let server = ControlServer(path: path, loop: loop, log: log, events: events) { request in
-            await player.respond(to: request)
-        }
-        do {
-            switch handover {
-            case .none: try server.start()
-            case .socket(let fd, _): server.start(adopting: fd)
-            case .unusable(let why):
-                log(.error, "socket activation: \(why)")
-                throw ExitCode(1)
-            }
-        } catch let error as ControlServerError {
+
+        // The front-ends, started in this order after the player and stopped in reverse.
+        engine.add { ControlFrontEnd(path: path, handover: handover, engine: $0) }
+        if let onEvent { engine.add { EventHook(program: onEvent, engine: $0, timeout: onEventTimeout) } }
+        if !noMpris { engine.add { MediaPlayerService(engine: $0) } }
+        do throws(FrontEndError) {
+            try engine.start()
+        } catch {
             log(.error, error.message)
             throw ExitCode(1)
         }
         let activated = if case .socket = handover { " (socket activation)" } else { "" }
         if case .socket = handover { warm.startedBySocket() }
         log(.info, "previewd \(PreviewVersion.string) listening on \(path)\(activated); catalog \(apiBase)")
-        let hook = onEvent.map { EventHook(program: $0, loop: loop, log: log, timeout: onEventTimeout) }
-        if let hook { events.addObserver { hook.handle($0) } }
 
-        let search = self.search
-        loop.execute {
-            Task(executorPreference: loop) {
-                await player.start()
-                guard let search else { return }
-                do { _ = try await player.perform(.search(CatalogQuery(term: search), Enqueue())) }
-                catch { log(.warning, "start-up search failed: \((error as? ControlError)?.message ?? "\(error)")") }
+        let (search, handle, loop) = (self.search, engine.handle, engine.loop)
+        if let search {
+            loop.execute {
+                Task(executorPreference: loop) {
+                    do throws(ControlError) { _ = try await handle.perform(.search(CatalogQuery(term: search), Enqueue())) }
+                    catch { log(.warning, "start-up search failed: \(error.message)") }
+                }
             }
         }
-
-        var stopping = false
-        var desktop: MediaPlayerService?
-        /// SIGTERM, SIGINT and MPRIS Quit end previewd the same way.
-        let shutDown = { (why: String) in
-            guard !stopping else { return }
-            stopping = true
-            log(.info, "\(why): shutting down")
-            server.stop()
-            hook?.stop()
-            desktop?.stop()
-            Task(executorPreference: loop) {
-                // No click: the sound fades for 30 ms before the stream stops.
-                await withCheckedContinuation { faded in audio.fadeOutAndStop(milliseconds: 30) { faded.resume() } }
-                await player.shutdown()
-                await server.waitUntilIdle(seconds: 2)   // requests in flight end quickly: the network is closed
-                loop.stop()
-            }
-        }
-        termination.watch(on: loop, shutDown)
-        if !noMpris {
-            desktop = MediaPlayerService(player: player, loop: loop, events: events, log: log) { shutDown("MPRIS Quit") }
-            desktop?.start()
-        }
+        // SIGTERM, SIGINT and MPRIS Quit end previewd the same way.
+        termination.watch(on: loop) { engine.shutDown($0) }
+        // The engine loop is this thread from here on: the player, the front-ends, the tasks and the signals run there.
         loop.run()
         audio.close()
     }

@@ -91,7 +91,7 @@ final class ControlServerTests: XCTestCase {
         let subscribed = try watcher.ask(#"{"id":9,"cmd":"subscribe"}"#)
         XCTAssertEqual(subscribed.id, 9)
         XCTAssertTrue(subscribed.ok)
-        waitFor { self.onLoop { hub.subscriberCount } == 1 }
+        waitFor { self.onLoop { server.subscriberCount } == 1 }
         onLoop {
             hub.publish(.state(.playing, index: 2))
             hub.publish(.track(index: 2, id: 3, Track(trackId: 7, trackName: "Seven")))
@@ -108,8 +108,33 @@ final class ControlServerTests: XCTestCase {
         XCTAssertEqual(try other.ask(#"{"id":3,"cmd":"status"}"#).ok, true)
         // Leaving ends the subscription.
         close(watcher.fd)
-        waitFor { self.onLoop { hub.subscriberCount } == 0 }
-        XCTAssertEqual(onLoop { hub.subscriberCount }, 0)
+        waitFor { self.onLoop { server.subscriberCount } == 0 }
+        XCTAssertEqual(onLoop { server.subscriberCount }, 0)
+    }
+
+    func testPositionTicksGoOnlyToSubscribersThatAskedForThem() throws {
+        let hub = EventHub()
+        let server = server(events: hub)
+        try server.start()
+        defer { server.stop() }
+        let plain = try LineClient(path: path)
+        XCTAssertTrue(try plain.ask(#"{"id":1,"cmd":"subscribe"}"#).ok)
+        XCTAssertFalse(onLoop { hub.wantsPosition })
+        let ticked = try LineClient(path: path)
+        XCTAssertTrue(try ticked.ask(#"{"id":2,"cmd":"subscribe","args":{"position":true}}"#).ok)
+        XCTAssertTrue(onLoop { hub.wantsPosition }, "the server asks the hub for ticks for its subscriber")
+        onLoop {
+            hub.publish(.position(ms: 1000, durationMs: 30_000))
+            hub.publish(.state(.paused, index: 0))
+        }
+        XCTAssertEqual(try ticked.receiveValue()["event"], .string("position"))
+        XCTAssertEqual(try ticked.receiveValue()["event"], .string("state"))
+        XCTAssertEqual(try plain.receiveValue()["event"], .string("state"), "no tick for a subscriber that did not ask")
+        // The last subscriber that asked leaves: the hub (and so the player's tick timer) is told.
+        let noTicks = expectation(description: "nobody wants ticks")
+        onLoop { hub.onPositionInterest = { if !hub.wantsPosition { noTicks.fulfill() } } }
+        shutdown(ticked.fd, Int32(SHUT_RDWR))
+        wait(for: [noTicks], timeout: 10)
     }
 
     func testASubscriberThatNeverReadsIsDroppedWithoutBlockingAnyone() throws {
@@ -119,14 +144,14 @@ final class ControlServerTests: XCTestCase {
         defer { server.stop() }
         let sleeper = try LineClient(path: path, receiveBuffer: 4096)
         try sleeper.send(#"{"cmd":"subscribe"}"#)
-        waitFor { self.onLoop { hub.subscriberCount } == 1 }
+        waitFor { self.onLoop { server.subscriberCount } == 1 }
         let big = Track(trackId: 1, trackName: String(repeating: "n", count: 4000))
         let left = onLoop { () -> Int in
             for i in 0..<5000 {
                 hub.publish(.track(index: i, id: i + 1, big))   // never blocks, whatever the subscriber does
-                if hub.subscriberCount == 0 { break }
+                if server.subscriberCount == 0 { break }
             }
-            return hub.subscriberCount
+            return server.subscriberCount
         }
         XCTAssertEqual(left, 0, "a subscriber that stopped reading must be dropped")
         XCTAssertEqual(try LineClient(path: path).ask(#"{"id":1,"cmd":"status"}"#).ok, true)

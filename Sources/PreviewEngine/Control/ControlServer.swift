@@ -9,8 +9,8 @@ import PreviewCore
 /// The control socket: a private Unix-domain socket (mode 0600, peer uid checked) speaking one JSON
 /// object per line, served from the engine loop: the listening socket and every client are watched
 /// by one `poll`, so hundreds of idle connections cost nothing and nobody's slowness blocks anyone.
-/// Each request goes to `handler` (the player) as a task on the loop; its answer comes back as the
-/// line to write. A client's requests are answered one at a time, in order.
+/// Each request goes to `handler` (the engine, through `ControlFrontEnd`) as a task on the loop;
+/// its answer comes back as the line to write. A client's requests are answered one at a time, in order.
 ///
 /// Connections are bounded without keeping anyone out: a client that sends half a line and stalls
 /// is told and dropped after `stallTimeout`, an idle one after `idleTimeout`, and when `maxClients`
@@ -35,6 +35,8 @@ public final class ControlServer: @unchecked Sendable {   // state confined to `
     private let loop: EngineLoop
     private let handler: @Sendable (ControlRequest) async -> [UInt8]
     private let events: EventHub?
+    /// The server's one registration with `events`: each event is encoded once for every subscriber.
+    private var observer: EventHub.Observer?
     private let log: Log
     private var listener: Int32 = -1
     private var clients: [Int32: ControlConnection] = [:]
@@ -106,7 +108,7 @@ public final class ControlServer: @unchecked Sendable {   // state confined to `
         UnixSocket.makeNonBlocking(fd)
         loop.execute { [self] in
             listener = fd
-            events?.deliver = { [unowned self] line in broadcast(line) }
+            observer = events?.addObserver { [unowned self] event in broadcast(event) }
             loop.watch(fd, events: Int16(POLLIN)) { [unowned self] _ in acceptClients() }
         }
     }
@@ -128,6 +130,8 @@ public final class ControlServer: @unchecked Sendable {   // state confined to `
         if ownsPath { unlink(path) }
         loop.execute { [self] in
             stopped = true
+            if let observer { events?.removeObserver(observer) }
+            observer = nil
             if listener >= 0 {
                 loop.unwatch(listener)
                 close(listener)
@@ -218,7 +222,9 @@ public final class ControlServer: @unchecked Sendable {   // state confined to `
         loop.unwatch(connection.fd)
         close(connection.fd)
         clients[connection.fd] = nil
-        if let subscription = connection.subscription { events?.subscriberLeft(position: subscription.position) }
+        if connection.subscription?.position == true, let observer, !clients.values.contains(where: { $0.subscription?.position == true }) {
+            events?.setWantsPosition(false, for: observer)
+        }
         resumeAccepting()
     }
 
@@ -292,7 +298,7 @@ public final class ControlServer: @unchecked Sendable {   // state confined to `
         } catch {
             return write(connection, ControlReply.failure(id: request.id, error))
         }
-        guard let events else {
+        guard let events, let observer else {
             return write(connection, ControlReply.failure(id: request.id, ControlError(.internal, "events are not available")))
         }
         connection.subscription = .init(position: position)
@@ -300,7 +306,7 @@ public final class ControlServer: @unchecked Sendable {   // state confined to `
         if let timer = connection.timer { loop.cancel(timer) }
         connection.timer = nil
         write(connection, ControlReply.success(id: request.id, Subscribed(subscribed: true, position: position)))
-        events.subscriberJoined(position: position)
+        if position { events.setWantsPosition(true, for: observer) }   // each newcomer that asks gets a tick at once
     }
 
     private struct Subscribed: Encodable {
@@ -308,9 +314,16 @@ public final class ControlServer: @unchecked Sendable {   // state confined to `
         var position: Bool
     }
 
-    /// Writes an event line to every subscriber; one that has fallen too far behind is dropped.
-    private func broadcast(_ line: [UInt8]) {
-        for connection in clients.values where connection.subscription != nil && !connection.closed {
+    /// Subscribed connections.
+    var subscriberCount: Int { clients.values.count { $0.subscription != nil } }
+
+    /// Writes `event` as one line to every subscriber (`position` only to those that asked); one
+    /// that has fallen too far behind is dropped.
+    private func broadcast(_ event: ControlEvent) {
+        let isPosition = if case .position = event { true } else { false }
+        let readers = clients.values.filter { !$0.closed && $0.subscription.map { !isPosition || $0.position } == true }
+        guard !readers.isEmpty, let line = JSONLine.encode(event) else { return }
+        for connection in readers where !connection.closed {
             guard connection.backlog + line.count <= maxSubscriberBacklog else {
                 log(.warning, "dropped an event subscriber that stopped reading")
                 disconnect(connection)

@@ -7,7 +7,7 @@ import Glibc
 /// `LISTEN_FDS` and `LISTEN_PID` (`sd_listen_fds`, from libsystemd).
 public enum SocketActivation {
     /// What was handed over.
-    public enum Handover {
+    public enum Handover: Sendable {
         /// Nothing: previewd makes its own socket.
         case none
         /// A listening Unix stream socket, and the path it is bound to (when it has one).

@@ -13,9 +13,9 @@ import PreviewCore
 /// so no title can become a command. One run at a time per kind of event (a newer event of a kind
 /// that is running waits, replacing any older one waiting); a run that outlives `timeout` is ended
 /// (its whole process group); what it prints goes to previewd's log. Playback never waits for it.
-/// Lives on the engine loop: exits and output are watched there (a pidfd and a pipe), the timeout
-/// is a loop timer.
-public final class EventHook: @unchecked Sendable {   // confined to the engine loop's thread
+/// A front-end that only listens. Lives on the engine loop: exits and output are watched there (a
+/// pidfd and a pipe), the timeout is a loop timer.
+public final class EventHook: FrontEnd, @unchecked Sendable {   // confined to the engine loop's thread
     /// What an event hook is run for.
     public enum Kind: String, Sendable { case track, state, error }
 
@@ -23,8 +23,10 @@ public final class EventHook: @unchecked Sendable {   // confined to the engine 
     public let program: String
     /// Seconds a run may take before it is ended.
     public let timeout: Double
-    private let loop: EngineLoop
-    private let log: Log
+    private let engine: EngineHandle
+    private var loop: EngineLoop { engine.loop }
+    private var log: Log { engine.log }
+    private var observer: EventHub.Observer?
     private var running: [Kind: Run] = [:]
     private var waiting: [Kind: [String: String]] = [:]
     private var current: (index: Int, track: Track)?
@@ -47,12 +49,18 @@ public final class EventHook: @unchecked Sendable {   // confined to the engine 
         }
     }
 
-    /// A hook running `program` on `loop`, each run ended after `timeout` seconds.
-    public init(program: String, loop: EngineLoop, log: Log, timeout: Double = 10) {
+    /// A hook running `program` for `engine`'s events, each run ended after `timeout` seconds.
+    public init(program: String, engine: EngineHandle, timeout: Double = 10) {
         self.program = program
-        self.loop = loop
-        self.log = log
+        self.engine = engine
         self.timeout = timeout
+    }
+
+    /// Hears the engine's events from now on.
+    public func start() {
+        loop.execute { [self] in
+            observer = engine.events.addObserver { [unowned self] event in handle(event) }
+        }
     }
 
     /// Runs the program for `event` if it is a kind the hook is for (on the loop).
@@ -70,8 +78,10 @@ public final class EventHook: @unchecked Sendable {   // confined to the engine 
         }
     }
 
-    /// Ends every run (at shutdown).
+    /// Hears no more events and ends every run (at shutdown).
     public func stop() {
+        if let observer { engine.events.removeObserver(observer) }
+        observer = nil
         for run in running.values { kill(-run.pid, SIGTERM) }
         waiting = [:]
     }

@@ -94,48 +94,49 @@ public actor Player {
 
     // MARK: Commands
 
-    /// Carries out `request` and answers it with the line to write; the answer comes after the
-    /// command is applied.
-    public func respond(to request: ControlRequest) async -> [UInt8] {
-        let received = MonotonicClock.nanoseconds()
-        do {
-            let result: any Encodable = try await perform(try ControlCommand(request), received: received)
-            return ControlReply.success(id: request.id, result)
-        } catch let error as ControlError {
-            return ControlReply.failure(id: request.id, error)
-        } catch let error as CatalogError {
-            log(.warning, "catalog: \(error.message)")
-            publishError(error.message)
-            return ControlReply.failure(id: request.id, error.controlError)
-        } catch {
-            return ControlReply.failure(id: request.id, ControlError(.internal, "\(error)"))
-        }
-    }
-
     /// Carries out `command` as a client's, received at `received`: subscribers are told what
-    /// changed, and a track change is timed. For in-process clients (MPRIS, the start-up search).
-    public func perform(_ command: ControlCommand, received: UInt64 = MonotonicClock.nanoseconds()) async throws -> any Encodable & Sendable {
+    /// changed, and a track change is timed. The one way in for every front-end (`EngineHandle`).
+    public func perform(_ command: ControlCommand, received: UInt64 = MonotonicClock.nanoseconds()) async throws(ControlError) -> ControlResult {
         switch command {
         case .next, .prev, .play, .seek, .search, .lookup, .top:
             switchCommandAt = received
             switchSlot = nil
         default: break
         }
-        return try await handle(command)
+        do {
+            return try await handle(command)
+        } catch {
+            throw controlError(error)
+        }
     }
 
-    /// Carries out `command`; returns its result (encoded once, by `respond`, straight from its type).
-    public func handle(_ command: ControlCommand) async throws -> any Encodable & Sendable {
+    /// What a front-end is told of `error`. A catalog failure is logged and published as an `error`
+    /// event here, whoever asked (the socket, MPRIS, the start-up search).
+    private func controlError(_ error: any Error) -> ControlError {
+        switch error {
+        case let error as ControlError:
+            return error
+        case let error as CatalogError:
+            log(.warning, "catalog: \(error.message)")
+            publishError(error.message)
+            return error.controlError
+        default:
+            return ControlError(.internal, "\(error)")
+        }
+    }
+
+    /// Carries out `command`; returns its result (a front-end shows it as it likes).
+    func handle(_ command: ControlCommand) async throws -> ControlResult {
         switch command {
-        case .hello: return HelloReport.current
-        case .search(let query, let enqueue): return try await search(query, enqueue)
-        case .lookup(let query, let enqueue): return try await lookup(query, enqueue)
-        case .top(let query, let enqueue): return try await top(query, enqueue)
-        case .more: return try await more()
-        case .info(let item): return try await info(item.map { ref throws(ControlError) in try core.queue.id(of: ref) })
+        case .hello: return .hello(HelloReport.current)
+        case .search(let query, let enqueue): return .catalog(try await search(query, enqueue))
+        case .lookup(let query, let enqueue): return .catalog(try await lookup(query, enqueue))
+        case .top(let query, let enqueue): return .catalog(try await top(query, enqueue))
+        case .more: return .catalog(try await more())
+        case .info(let item): return .info(try await info(item.map { ref throws(ControlError) in try core.queue.id(of: ref) }))
         case .artwork(let item, let width, let height):
-            return try await artworkThumbnail(item.map { ref throws(ControlError) in try core.queue.id(of: ref) }, width: width, height: height)
-        case .share: return try share()
+            return .artwork(try await artworkThumbnail(item.map { ref throws(ControlError) in try core.queue.id(of: ref) }, width: width, height: height))
+        case .share: return .share(try share())
         case .clear:
             lastSearch = nil
             run(core.clear())
@@ -155,10 +156,10 @@ public actor Player {
         case .setRepeat(let mode): run(try core.apply(.setRepeat(mode)))
         case .setShuffle(let on): run(try core.apply(.setShuffle(on, seed: UInt64.random(in: 0...UInt64.max))))
         case .status: break
-        case .queue: return QueueReport(index: core.position, queue: core.queue)
-        case .memory: return memoryReport()
+        case .queue: return .queue(QueueReport(index: core.position, queue: core.queue))
+        case .memory: return .memory(memoryReport())
         }
-        return status()
+        return .status(status())
     }
 
     /// State, position, the current track and what is held in memory. Reading it changes nothing.

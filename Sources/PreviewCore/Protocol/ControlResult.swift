@@ -1,0 +1,36 @@
+/// What a command answers, one case per kind of answer: the engine's typed result, which a
+/// front-end shows as it likes (the control socket writes it as JSON, MPRIS reads nothing of it).
+public enum ControlResult: Equatable, Sendable {
+    /// The player's state after the command (every transport and queue-editing command).
+    case status(StatusReport)
+    /// `queue`.
+    case queue(QueueReport)
+    /// `search`, `lookup`, `top`, `more`: what was found and queued.
+    case catalog(CatalogReport)
+    /// `info`.
+    case info(InfoReport)
+    /// `artwork`.
+    case artwork(ArtworkReport)
+    /// `share`.
+    case share(ShareReport)
+    /// `hello`.
+    case hello(HelloReport)
+    /// `memory`.
+    case memory(MemoryReport)
+}
+
+/// Written as its payload alone, so the socket's `result` is the report itself, as clients parse it.
+extension ControlResult: Encodable {
+    public func encode(to encoder: any Encoder) throws {
+        switch self {
+        case .status(let report): try report.encode(to: encoder)
+        case .queue(let report): try report.encode(to: encoder)
+        case .catalog(let report): try report.encode(to: encoder)
+        case .info(let report): try report.encode(to: encoder)
+        case .artwork(let report): try report.encode(to: encoder)
+        case .share(let report): try report.encode(to: encoder)
+        case .hello(let report): try report.encode(to: encoder)
+        case .memory(let report): try report.encode(to: encoder)
+        }
+    }
+}

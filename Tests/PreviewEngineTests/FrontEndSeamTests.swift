@@ -1,0 +1,135 @@
+import Foundation
+import PreviewCore
+import PreviewEngine
+import XCTest
+
+/// The front-end seam in-process: the engine built as previewd builds it (its loop on a thread of
+/// its own here), over the iTunes stand-in on loopback and a real PulseAudio sink, steered by a
+/// front-end registered as previewd registers its own. Results and errors come back typed; events
+/// come in order; position ticks reach only the observer that asked.
+final class FrontEndSeamTests: StandInTestCase {
+    private var engine: Engine!
+    private var sink: PulseSink!
+    private var loopEnded: XCTestExpectation!
+
+    override func setUpWithError() throws {
+        try super.setUpWithError()
+        let log = Log(minimum: .error)
+        let http = HTTPClient()
+        let catalog = ITunesClient(base: URL(string: server.baseURL)!, callsPerMinute: 600, http: http)
+        let fetcher = PreviewFetcher(localOrigin: origin, http: http)
+        let sink = PulseSink(configuration: PulseSink.Configuration(server: ProcessInfo.processInfo.environment["PULSE_SERVER"]))
+        self.sink = sink
+        engine = Engine(log: log) { loop, events in
+            Player(loop: loop, catalog: catalog, fetcher: fetcher, sink: sink, events: events, log: log)
+        }
+    }
+
+    override func tearDown() {
+        if let engine, let loopEnded {
+            engine.loop.execute { engine.shutDown("the test is over") }
+            wait(for: [loopEnded], timeout: 60)
+        }
+        engine = nil
+        sink.close()
+        sink = nil   // XCTest keeps test cases: a sink left here would be alive (and its weak references "leaked") at exit
+        super.tearDown()
+    }
+
+    /// Runs the engine's loop on a thread of its own and starts the engine (player, then front-ends).
+    private func startEngine() throws {
+        let ended = expectation(description: "the engine loop returned")
+        loopEnded = ended
+        startThread(named: "test.engine") { [loop = engine.loop] in
+            loop.run()
+            ended.fulfill()
+        }
+        try engine.start()
+    }
+
+    func testAFrontEndPerformsCommandsAndHearsEventsOverTheSeam() async throws {
+        let recorder = engine.add { RecordingFrontEnd(engine: $0) }
+        let ticker = engine.add { RecordingFrontEnd(engine: $0, wantsPosition: true) }
+        try startEngine()
+
+        let playing = recorder.expectation("the first track plays") { $0 == .state(.playing, index: 0) }
+        let found = try await recorder.perform(.search(CatalogQuery(term: "sine waves", limit: 3), Enqueue()))
+        guard case .catalog(let report) = found else { return XCTFail("search answered \(found)") }
+        XCTAssertEqual(report.results.map(\.trackId), [1001, 1002, 1003])
+        XCTAssertEqual(report.firstQueueIndex, 0)
+        await fulfillment(of: [playing], timeout: 30)
+        let ticked = ticker.expectation("a position tick while playing") { if case .position(let ms, _) = $0 { ms > 0 } else { false } }
+        await fulfillment(of: [ticked], timeout: 30)
+
+        let second = recorder.expectation("the second track") { if case .track(index: 1, _, _, _) = $0 { true } else { false } }
+        let moved = try await recorder.perform(.next)
+        guard case .status(let status) = moved else { return XCTFail("next answered \(moved)") }
+        XCTAssertEqual(status.index, 1)
+        await fulfillment(of: [second], timeout: 30)
+
+        do {
+            _ = try await recorder.perform(.play(.index(99)))
+            XCTFail("playing a track the queue does not have must fail")
+        } catch {
+            XCTAssertEqual(error.code, .rejected)
+        }
+
+        server.setFault(.status(503), forPathPrefix: "/search")
+        var catalogFailure: ControlError?
+        do {
+            _ = try await recorder.perform(.search(CatalogQuery(term: "square roots"), Enqueue()))
+            XCTFail("a search the catalog fails must fail")
+        } catch {
+            catalogFailure = error
+        }
+        let failure = try XCTUnwrap(catalogFailure)
+        XCTAssertEqual(failure.code, .httpStatus)
+        let published = recorder.expectation("the catalog failure is published") { $0 == .error(failure.message) }
+        await fulfillment(of: [published], timeout: 10)
+
+        let heard = recorder.events.compactMap(Self.kind)
+        XCTAssertEqual(Array(heard.prefix(3)), ["queue", "track", "state"], "\(heard)")
+        XCTAssertEqual(heard.filter { $0 == "error" }, ["error"], "\(heard)")
+        XCTAssertEqual(heard.last, "error", "\(heard)")
+        XCTAssertFalse(recorder.events.contains(where: \.isPosition), "ticks reached an observer that did not ask")
+    }
+
+    func testTheHubSendsTicksOnlyToObserversThatAskAndForgetsRemovedOnes() {
+        let hub = EventHub()
+        var interest = 0
+        hub.onPositionInterest = { interest += 1 }
+        var plain: [ControlEvent] = [], ticked: [ControlEvent] = []
+        let quiet = hub.addObserver { plain.append($0) }
+        let listener = hub.addObserver(wantsPosition: true) { ticked.append($0) }
+        XCTAssertTrue(hub.wantsPosition)
+        hub.publish(.position(ms: 1000, durationMs: 30_000))
+        hub.publish(.queue(length: 3, version: 1))
+        XCTAssertEqual(plain, [.queue(length: 3, version: 1)])
+        XCTAssertEqual(ticked, [.position(ms: 1000, durationMs: 30_000), .queue(length: 3, version: 1)])
+        hub.setWantsPosition(true, for: quiet)
+        hub.setWantsPosition(false, for: listener)
+        XCTAssertTrue(hub.wantsPosition)
+        hub.removeObserver(quiet)
+        XCTAssertFalse(hub.wantsPosition)
+        XCTAssertEqual(interest, 3, "a newcomer asking (twice) and the last one leaving")
+        hub.publish(.error("gone"))
+        XCTAssertEqual(plain.last, .queue(length: 3, version: 1), "a removed observer hears nothing")
+        XCTAssertEqual(ticked.last, .error("gone"))
+        XCTAssertEqual(hub.observerCount, 1)
+    }
+
+    /// The kinds of event the test follows; nil for the others (position, loudness, volume, artwork…).
+    private static func kind(_ event: ControlEvent) -> String? {
+        switch event {
+        case .queue: return "queue"
+        case .track: return "track"
+        case .state: return "state"
+        case .error: return "error"
+        default: return nil
+        }
+    }
+}
+
+private extension ControlEvent {
+    var isPosition: Bool { if case .position = self { true } else { false } }
+}
