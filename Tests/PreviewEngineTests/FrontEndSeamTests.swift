@@ -4,12 +4,12 @@ import PreviewEngine
 import XCTest
 
 /// The front-end seam in-process: the engine built as previewd builds it (its loop on a thread of
-/// its own here), over the iTunes stand-in on loopback and a real PulseAudio sink, steered by a
+/// its own here), over the iTunes stand-in on loopback and a real PulseAudio output, steered by a
 /// front-end registered as previewd registers its own. Results and errors come back typed; events
 /// come in order; position ticks reach only the observer that asked.
 final class FrontEndSeamTests: StandInTestCase {
     private var engine: Engine!
-    private var sink: PulseSink!
+    private var sink: OutputSequencer!
     private var loopEnded: XCTestExpectation!
 
     override func setUpWithError() throws {
@@ -18,7 +18,7 @@ final class FrontEndSeamTests: StandInTestCase {
         let http = HTTPClient()
         let catalog = ITunesClient(base: URL(string: server.baseURL)!, callsPerMinute: 600, http: http)
         let fetcher = PreviewFetcher(localOrigin: origin, http: http)
-        let sink = PulseSink(configuration: PulseSink.Configuration(server: ProcessInfo.processInfo.environment["PULSE_SERVER"]))
+        let sink = try OutputRegistry.makeSink(OutputOptions(pulseServer: ProcessInfo.processInfo.environment["PULSE_SERVER"]))
         self.sink = sink
         engine = Engine(log: log) { loop, events in
             Player(loop: loop, catalog: catalog, fetcher: fetcher, sink: sink, events: events, log: log)

@@ -163,7 +163,8 @@ final class PreviewCacheTests: StandInTestCase {
         let requests = server.requestLog.count
 
         let again = PreviewDownload(url: url, fetcher: fetcher, limit: 1 << 20, cache: cache)
-        XCTAssertTrue(again.bytes.isComplete, "served from disk at once")
+        waitUntilSettled(again.bytes)   // read on the cache's thread, never the caller's
+        XCTAssertTrue(again.bytes.isComplete, "served from disk")
         XCTAssertEqual(server.requestLog.count, requests, "no HTTP request for a cached preview")
         var out = [UInt8](repeating: 0, count: again.bytes.receivedCount)
         _ = out.withUnsafeMutableBytes { again.bytes.read(into: $0.baseAddress!, at: 0, maxLength: $0.count) }
