@@ -52,7 +52,7 @@ final class FrontEndSeamTests: StandInTestCase {
         let ticker = engine.add { RecordingFrontEnd(engine: $0, wantsPosition: true) }
         try startEngine()
 
-        let playing = recorder.expectation("the first track plays") { $0 == .state(.playing, index: 0) }
+        let playing = recorder.expectation("the first track plays") { $0 == .state(.playing, index: 0, id: 1) }
         let found = try await recorder.perform(.search(CatalogQuery(term: "sine waves", limit: 3), Enqueue()))
         guard case .catalog(let report) = found else { return XCTFail("search answered \(found)") }
         XCTAssertEqual(report.results.map(\.trackId), [1001, 1002, 1003])

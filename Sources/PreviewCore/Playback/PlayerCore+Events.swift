@@ -89,7 +89,7 @@ extension PlayerCore {
             artworkPaths[url] = path
             if url == currentArtworkURL, let position {
                 announcedArtwork = path
-                effects.append(.notify(.artwork(index: position, path: path)))
+                effects.append(.notify(.artwork(index: position, path: path, id: transport.item)))
             }
         }
     }

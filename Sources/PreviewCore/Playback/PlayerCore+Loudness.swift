@@ -68,6 +68,6 @@ extension PlayerCore {
 
     private func notifyLoudness(url: String, into effects: inout [Effect]) {
         guard let slot = current, slot.url == url, let position, let report = loudnessReport(item: slot.item) else { return }
-        effects.append(.notify(.loudness(index: position, report)))
+        effects.append(.notify(.loudness(index: position, report, id: slot.item)))
     }
 }

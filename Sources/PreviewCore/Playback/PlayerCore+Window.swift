@@ -14,7 +14,7 @@ extension PlayerCore {
                 effects.append(.play(slot.id, paused: paused, title: track?.trackName, artist: track?.artistName))
                 // Announced before its gain was decided (a cold start): the gain is news.
                 if announcedItem == slot.item, let position, let report = loudnessReport(item: slot.item) {
-                    effects.append(.notify(.loudness(index: position, report)))
+                    effects.append(.notify(.loudness(index: position, report, id: slot.item)))
                 }
                 if !transport.outputLost { lastError = nil }
             case .pauseOutput: effects.append(.pauseOutput)
@@ -44,7 +44,7 @@ extension PlayerCore {
         current = nil
         defer {
             if let previous, previous.id != current?.id { effects.append(.cancelSlot(previous.id)) }
-            if previous?.item == item, let position { effects.append(.notify(.seeked(index: position, ms: startMs))) }
+            if previous?.item == item, let position { effects.append(.notify(.seeked(index: position, ms: startMs, id: item))) }
         }
         guard let url = queue[id: item]?.track.fetchablePreviewURL else { return }
         if startMs == 0, let slot = prefetched[item], slot.phase != .failed, downloads[url] != .failed,
@@ -87,12 +87,12 @@ extension PlayerCore {
                 effects.append(.notify(.track(index: position, id: item, entry.track, loudness: loudnessReport(item: item))))
                 if let url = currentArtworkURL, let path = artworkPaths[url] {
                     announcedArtwork = path
-                    effects.append(.notify(.artwork(index: position, path: path)))
+                    effects.append(.notify(.artwork(index: position, path: path, id: transport.item)))
                 }
             }
         }
         if before != (transport.playbackState, position) {
-            effects.append(.notify(.state(transport.playbackState, index: position)))
+            effects.append(.notify(.state(transport.playbackState, index: position, id: transport.item)))
         }
     }
 

@@ -1,11 +1,11 @@
 /// What a subscribed connection receives, one JSON object per line: `{"event": "state", ...}`.
 public enum ControlEvent: Equatable, Sendable {
-    /// The playback state or the current index changed.
-    case state(PlaybackState, index: Int?)
+    /// The playback state or the current index changed (`id`: the current queue item's).
+    case state(PlaybackState, index: Int?, id: Int? = nil)
     /// Another track became current (queue item `id` at `index`); `loudness` as far as it is known then.
     case track(index: Int, id: Int, Track, loudness: LoudnessReport? = nil)
     /// What is known of the current track's loudness changed: its gain was decided, or it was measured.
-    case loudness(index: Int, LoudnessReport)
+    case loudness(index: Int, LoudnessReport, id: Int? = nil)
     /// The queue was replaced, appended to or edited: its new length and version.
     case queue(length: Int, version: Int)
     /// A track or a catalog call failed.
@@ -18,9 +18,9 @@ public enum ControlEvent: Equatable, Sendable {
     /// Repeat or shuffle changed.
     case modes(repeat: RepeatMode, shuffle: Bool)
     /// The current track jumped to a position: a seek, or it started again (prev, repeat one).
-    case seeked(index: Int, ms: Int)
+    case seeked(index: Int, ms: Int, id: Int? = nil)
     /// The current track's artwork was fetched: the path of the cached image.
-    case artwork(index: Int, path: String)
+    case artwork(index: Int, path: String, id: Int? = nil)
     /// Where the current track is (sent every second when asked for).
     case position(ms: Int, durationMs: Int?)
     /// The current track's audio ran late (the network is slow: the output went dry), or flows again.
@@ -42,12 +42,12 @@ extension ControlEvent: Encodable {
         var c = encoder.container(keyedBy: Key.self)
         func put(_ name: String, _ value: some Encodable) throws { try c.encode(value, forKey: Key(name)) }
         switch self {
-        case .state(let state, let index):
-            try put("event", "state"); try put("state", state.rawValue); try put("index", index)
+        case .state(let state, let index, let id):
+            try put("event", "state"); try put("state", state.rawValue); try put("index", index); try c.encodeIfPresent(id, forKey: Key("id"))
         case .track(let index, let id, let track, let loudness):
             try put("event", "track"); try put("index", index); try put("id", id); try put("track", track); try put("loudness", loudness)
-        case .loudness(let index, let loudness):
-            try put("event", "loudness"); try put("index", index); try put("loudness", loudness)
+        case .loudness(let index, let loudness, let id):
+            try put("event", "loudness"); try put("index", index); try c.encodeIfPresent(id, forKey: Key("id")); try put("loudness", loudness)
         case .queue(let length, let version):
             try put("event", "queue"); try put("length", length); try put("version", version)
         case .error(let message):
@@ -60,10 +60,10 @@ extension ControlEvent: Encodable {
             try put("event", "volume"); try put("volume", level); try put("muted", muted)
         case .modes(let mode, let shuffle):
             try put("event", "modes"); try put("repeat", mode.rawValue); try put("shuffle", shuffle)
-        case .seeked(let index, let ms):
-            try put("event", "seeked"); try put("index", index); try put("positionMs", ms)
-        case .artwork(let index, let path):
-            try put("event", "artwork"); try put("index", index); try put("path", path)
+        case .seeked(let index, let ms, let id):
+            try put("event", "seeked"); try put("index", index); try c.encodeIfPresent(id, forKey: Key("id")); try put("positionMs", ms)
+        case .artwork(let index, let path, let id):
+            try put("event", "artwork"); try put("index", index); try c.encodeIfPresent(id, forKey: Key("id")); try put("path", path)
         case .buffering(let on):
             try put("event", "buffering"); try put("buffering", on)
         case .position(let ms, let duration):

@@ -69,7 +69,7 @@ public final class EventHook: FrontEnd, @unchecked Sendable {   // confined to t
         case .track(let index, _, let track, _):
             current = (index, track)
             launch(.track, details(index: index))
-        case .state(let state, let index):
+        case .state(let state, let index, _):
             launch(.state, details(index: index) + ["PREVIEWD_STATE": state.rawValue])
         case .error(let message):
             launch(.error, details(index: current?.index) + ["PREVIEWD_MESSAGE": message])
