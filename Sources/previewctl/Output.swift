@@ -151,12 +151,16 @@ enum Output {
         TerminalText.sanitized(report.line)
     }
 
+    /// "1 decoder", "2 decoders".
+    private static func count(_ n: Int, _ noun: String) -> String { "\(n) \(noun)\(n == 1 ? "" : "s")" }
+
     /// The human form of `memory`: the loads alive, then each store against its bound.
     static func memory(_ report: MemoryReport) -> String {
         let live = report.live
         var lines = ["anonymous memory  " + (report.anonymousBytes.map { mebibytes($0) } ?? "unknown"),
-                     "loads alive       \(live.downloads) downloads, \(live.pcmBuffers) PCM buffers, \(live.decoders) decoders, "
-                        + "\(live.slots) slots (the prefetch window holds \(report.window)); \(live.httpExchanges) HTTP requests"]
+                     "loads alive       " + [count(live.downloads, "download"), count(live.pcmBuffers, "PCM ring"),
+                                             count(live.decoders, "decoder"), count(live.slots, "slot")].joined(separator: ", ")
+                        + " (the prefetch window holds \(report.window)); " + count(live.httpExchanges, "HTTP request")]
         for store in report.stores {
             var line = DisplayText.padded(store.name, 18) + "\(store.entries) of \(store.maxEntries)"
             if let bytes = store.bytes, let max = store.maxBytes { line += ", \(mebibytes(bytes)) of \(mebibytes(max))" }

@@ -25,7 +25,7 @@ final class ControlEndToEndTests: SharedServerTestCase {
         XCTAssertEqual(try daemon.ctl("repeat", "all").status, 0)
         XCTAssertTrue(watch.waitFor("modes   repeat all, shuffle off"), watch.output)
         XCTAssertTrue(watch.waitFor("position 0:0"), watch.output)
-        XCTAssertTrue(json.waitFor(#""event":"state","index":1,"state":"paused""#), json.output)
+        XCTAssertTrue(json.waitFor(#""event":"state","id":2,"index":1,"state":"paused""#), json.output)
         for line in json.output.split(separator: "\n") {
             XCTAssertNoThrow(try JSONDecoder().decode(JSONValue.self, from: Data(line.utf8)), String(line))
         }

@@ -309,7 +309,7 @@ final class TransportTableTests: XCTestCase {
         XCTAssertEqual(transport.item, 1)   // was index 0
         transport = try start("paused")
         XCTAssertEqual(transport.playbackState, .paused)
-        XCTAssertTrue(transport.isActive)   // was currentRequest == RequestID(1)
+        XCTAssertTrue(transport.isActive)
         transport = try start("stopped")
         XCTAssertEqual(transport.playbackState, .stopped)
         XCTAssertFalse(transport.isActive)   // was currentRequest == nil

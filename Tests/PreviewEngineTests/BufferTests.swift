@@ -74,7 +74,7 @@ final class BufferTests: XCTestCase {
         XCTAssertEqual(out, expected)
     }
 
-    func testPCMBufferCarriesEveryFrameInOrderAcrossThreads() {
+    func testPCMRingCarriesEveryFrameInOrderAcrossThreads() {
         let pcm = PCMRing(format: PCMFormat(sampleRate: 48_000, channels: 2), capacityFrames: 1000)
         let total = 200_000
         Thread {
@@ -103,7 +103,7 @@ final class BufferTests: XCTestCase {
         XCTAssertEqual(pcm.consumedFrames, total)
     }
 
-    func testPCMBufferProducerWaitEndsOnCancel() {
+    func testPCMRingProducerWaitEndsOnCancel() {
         let pcm = PCMRing(capacityFrames: 10)
         let done = DispatchSemaphore(value: 0)
         let result = OutcomeBox()
@@ -118,7 +118,7 @@ final class BufferTests: XCTestCase {
         XCTAssertEqual(result.flag, false)
     }
 
-    func testPCMBufferCallsAWaitingConsumerOnceWhenFramesArriveOrItFinishes() {
+    func testPCMRingCallsAWaitingConsumerOnceWhenFramesArriveOrItFinishes() {
         let pcm = PCMRing(capacityFrames: 16)
         let calls = Mutex(0)
         XCTAssertTrue(pcm.whenReadable { calls.withLock { $0 += 1 } }, "empty: the handler waits")
