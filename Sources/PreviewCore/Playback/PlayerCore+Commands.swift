@@ -94,7 +94,6 @@ extension PlayerCore {
             if let reason = track.unplayableReason ?? local { placement.notQueued.append(.init(result: i, reason: reason)) } else { playable.append(track) }
         }
         guard !playable.isEmpty else { return placement }
-        if let morePages { paging = morePages ? .available : .none }
         if append {
             placement.firstIndex = queue.count
             placement.effects = try command { core, effects throws(ControlError) in
@@ -108,6 +107,7 @@ extension PlayerCore {
             placement.effects = replaceQueue(with: playable, play: play)
             placement.ids = queue.ids
         }
+        if let morePages { paging = morePages ? .available : .none }   // it landed: `more` continues it
         return placement
     }
 
