@@ -1,0 +1,83 @@
+import Foundation
+import Glibc
+import PreviewCore
+@testable import PreviewEngine
+import PreviewTestSupport
+import XCTest
+
+/// The same sequencer scenarios (`SequencerScenarios`: gapless hand-over, drain, underrun and
+/// refill, skip, pause) over every kind of output: the in-memory test device, PulseAudio (a null
+/// sink's monitor recorded) and the stream output into a FIFO (its reader recorded).
+final class OutputScenarioTests: XCTestCase {
+    private var rig: OutputRig!
+
+    override func tearDown() {
+        rig?.close()
+        rig = nil
+        super.tearDown()
+    }
+
+    // MARK: The in-memory device
+
+    private func memory() -> OutputRig {
+        let device = PacedMemoryDevice()
+        let sequencer = OutputSequencer(output: device.output)
+        return OutputRig(sequencer: sequencer, heard: device) { device.stop() }
+    }
+
+    func testMemoryGapless() throws { rig = memory(); try SequencerScenarios.gaplessHandOver(rig) }
+    func testMemoryUnderrun() throws { rig = memory(); try SequencerScenarios.underrunAndRefill(rig) }
+    func testMemorySkip() throws { rig = memory(); try SequencerScenarios.skipCancels(rig) }
+    func testMemoryPause() throws { rig = memory(); try SequencerScenarios.pauseAndResume(rig) }
+
+    // MARK: PulseAudio
+
+    private func pulse() throws -> OutputRig {
+        let server = ProcessInfo.processInfo.environment["PULSE_SERVER"]
+        guard PulseNullSink.serverReachable else {
+            if ProcessInfo.processInfo.environment["PREVIEWD_REQUIRE_PULSE"] == "1" { throw TestSupportError("no PulseAudio server reachable") }
+            throw XCTSkip("no PulseAudio server reachable; run scripts/test")
+        }
+        let sink = try PulseNullSink(server: server)
+        let recorder = try MonitorRecorder(sink: sink.name, server: server)
+        // The monitor flows (the null sink's silence) before anything plays: nothing is missed.
+        XCTAssertNotNil(recorder.waitFor(after: 0) { _, _, _ in true }, "the monitor is not recording")
+        let sequencer = try OutputRegistry.makeSink(OutputOptions(sink: sink.name, pulseServer: server))
+        return OutputRig(sequencer: sequencer, heard: recorder) {
+            sequencer.close()
+            recorder.stop()
+            sink.remove()
+        }
+    }
+
+    func testPulseGapless() throws { rig = try pulse(); try SequencerScenarios.gaplessHandOver(rig) }
+    func testPulseUnderrun() throws { rig = try pulse(); try SequencerScenarios.underrunAndRefill(rig) }
+    func testPulseSkip() throws { rig = try pulse(); try SequencerScenarios.skipCancels(rig) }
+    func testPulsePause() throws { rig = try pulse(); try SequencerScenarios.pauseAndResume(rig) }
+
+    // MARK: A FIFO
+
+    private func fifo() throws -> OutputRig {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("previewd-scenario-\(getpid())-\(UInt32.random(in: 0...UInt32.max))")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let path = folder.appendingPathComponent("fifo").path
+        XCTAssertEqual(mkfifo(path, 0o600), 0)
+        // A reader of our own from the start (it never reads), so the output's first open finds one
+        // whenever `cat` gets to open; what is written meanwhile waits in the FIFO for `cat`.
+        let keeper = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
+        XCTAssertGreaterThanOrEqual(keeper, 0)
+        let recorder = try MonitorRecorder(fifo: path)
+        let sequencer = try OutputRegistry.makeSink(OutputOptions(output: "pipe:" + path, latencyMs: 40))
+        return OutputRig(sequencer: sequencer, heard: recorder) {
+            sequencer.close()
+            recorder.stop()
+            close(keeper)
+            try? FileManager.default.removeItem(at: folder)
+        }
+    }
+
+    func testFIFOGapless() throws { rig = try fifo(); try SequencerScenarios.gaplessHandOver(rig) }
+    func testFIFOUnderrun() throws { rig = try fifo(); try SequencerScenarios.underrunAndRefill(rig) }
+    func testFIFOSkip() throws { rig = try fifo(); try SequencerScenarios.skipCancels(rig) }
+    func testFIFOPause() throws { rig = try fifo(); try SequencerScenarios.pauseAndResume(rig) }
+}
