@@ -144,7 +144,7 @@ extension PlayerCore {
     }
 
     /// Edits the queue: `change` returns the item that takes the place of a removed current one.
-    private mutating func edit(_ change: @escaping (inout PlayQueue) -> Int?) -> [Effect] {
+    private mutating func edit(_ change: (inout PlayQueue) -> Int?) -> [Effect] {
         (try? command { core, effects in
             let version = core.queue.version
             let successor = change(&core.queue)
