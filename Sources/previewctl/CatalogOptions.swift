@@ -15,12 +15,34 @@ struct QueueOptions: ParsableArguments {
     @Flag(help: "With --sort: largest, latest or Z first.")
     var desc = false
 
+    @Flag(name: .customLong("no-queue"), help: "Only show what was found; the queue and playback stay as they are.")
+    var noQueue = false
+
     func validate() throws {
         if desc, sort == nil { throw ValidationError("--desc needs --sort") }
+        if noQueue, append || noPlay { throw ValidationError("--no-queue queues nothing: drop --append and --no-play") }
     }
 
     var enqueue: Enqueue {
-        Enqueue(append: append, play: !noPlay, sort: sort.map { TrackSort($0, descending: desc) })
+        Enqueue(append: append, play: !noPlay, sort: sort.map { TrackSort($0, descending: desc) }, queue: !noQueue)
+    }
+}
+
+/// Where added tracks go: `--at N` (a queue index) or `--at next` (right after the current track).
+struct InsertOption: ParsableArguments {
+    @Option(help: ArgumentHelp("Insert at this queue index, or next (right after the current track); default: the end.", valueName: "N|next"))
+    var at: String?
+
+    func validate() throws {
+        if at != nil, position == nil { throw ValidationError("--at takes a queue index (0 or more) or next") }
+    }
+
+    /// The position asked for; nil when none (or not understood).
+    var position: InsertPosition? {
+        guard let at else { return nil }
+        if at == "next" { return .next }
+        if at == "end" { return .end }
+        return Int(at).flatMap { $0 >= 0 ? .index($0) : nil }
     }
 }
 

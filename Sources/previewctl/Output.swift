@@ -14,7 +14,12 @@ enum Output {
 
     /// Writes all of `text` to `fd` (stdout may be a pipe that takes it in parts).
     static func write(_ text: String, to fd: Int32) {
-        Array(text.utf8).withUnsafeBytes { bytes in
+        write(bytes: Array(text.utf8), to: fd)
+    }
+
+    /// Writes all of `data` to `fd`.
+    static func write(bytes data: [UInt8], to fd: Int32) {
+        data.withUnsafeBytes { bytes in
             var offset = 0
             while offset < bytes.count {
                 let n = Glibc.write(fd, bytes.baseAddress! + offset, bytes.count - offset)
@@ -47,6 +52,8 @@ enum Output {
         var modes = ["volume \(s.volume)%" + (s.muted ? " (muted)" : "")]
         if s.repeat != .off { modes.append("repeat \(s.repeat.rawValue)") }
         if s.shuffle { modes.append("shuffle") }
+        if s.single != .off { modes.append(s.single == .on ? "single" : "single once") }
+        if s.consume { modes.append("consume") }
         if s.buffering { modes.append("buffering…") }
         lines.append("  " + modes.joined(separator: " · "))
         if let l = s.loudness.flatMap(loudness) { lines.append("  loudness " + l) }
@@ -90,10 +97,21 @@ enum Output {
         }.joined(separator: "\n")
     }
 
+    /// The human form of `queue --since`: the version, the length, and each item that changed.
+    static func queueChanges(_ r: QueueChangesReport) -> String {
+        var lines = ["version \(r.version), \(r.length) item\(r.length == 1 ? "" : "s"), \(r.items.count) changed"]
+        for change in r.items {
+            lines.append("  \(String(repeating: " ", count: max(0, 3 - String(change.index).count)))\(change.index)  id \(change.item.id)  "
+                         + TerminalText.sanitized(change.item.track.displayName))
+        }
+        return lines.joined(separator: "\n")
+    }
+
     /// The human form of a catalog report: the table, what was not queued and why, what plays.
     static func catalog(_ value: JSONValue) throws -> String {
         let r = try value.decode(as: CatalogReport.self)
         var lines = [CatalogTable.render(r)]
+        guard r.queued else { return lines[0] }   // --no-queue: the table only
         if let album = r.album { lines.append("album: " + TerminalText.sanitized(album)) }
         for item in r.notQueued {
             let name = r.results[item.result].trackName ?? r.results[item.result].collectionName ?? r.results[item.result].artistName ?? "?"
@@ -107,6 +125,13 @@ enum Output {
         if r.firstQueueIndex != nil, r.status.state != .stopped, r.status.state != .idle, let t = r.status.track {
             lines.append("\(r.status.state.rawValue): " + TerminalText.sanitized(t.displayName))
         }
+        return lines.joined(separator: "\n")
+    }
+
+    /// The human form of `add`'s answer.
+    static func added(_ r: AddReport) -> String {
+        var lines = ["added \(r.ids.count) track\(r.ids.count == 1 ? "" : "s") (ids \(r.ids.map(String.init).joined(separator: ", "))); queue version \(r.queueVersion)"]
+        for item in r.notQueued { lines.append("not queued: #\(item.result + 1) — \(TerminalText.sanitized(item.reason))") }
         return lines.joined(separator: "\n")
     }
 
@@ -187,7 +212,9 @@ enum Output {
         case "error": return "error   " + text("message")
         case "output": return "output  " + text("state") + (e["reason"] != nil ? " (\(text("reason")))" : "")
         case "volume": return "volume  \(int("volume") ?? 0)%" + (e["muted"]?.boolValue == true ? " (muted)" : "")
-        case "modes": return "modes   repeat \(text("repeat")), shuffle \(e["shuffle"]?.boolValue == true ? "on" : "off")"
+        case "modes":
+            return "modes   repeat \(text("repeat")), shuffle \(e["shuffle"]?.boolValue == true ? "on" : "off"), "
+                + "single \(text("single")), consume \(e["consume"]?.boolValue == true ? "on" : "off")"
         case "buffering": return e["buffering"]?.boolValue == true ? "buffering (the network is slow)" : "buffering over"
         case "position": return "position \(DisplayText.clock(int("positionMs"))) / \(DisplayText.clock(int("durationMs")))"
         case "loudness":

@@ -9,7 +9,7 @@ enum PlainCommand: String, CaseIterable {
     var request: ControlCommand {
         switch self {
         case .status: return .status
-        case .queue: return .queue
+        case .queue: return .queue(since: nil)
         case .next: return .next
         case .prev: return .prev
         case .pause: return .pause

@@ -61,7 +61,7 @@ final class MemoryEndToEndTests: DaemonTestCase {
             try search("brief", limit: round % 2 == 0 ? 2 : 3)
             let deadline = Date(timeIntervalSinceNow: 5)
             while Date() < deadline {
-                let items = try XCTUnwrap(try call(.queue, as: QueueReport.self).0).items
+                let items = try XCTUnwrap(try call(.queue(since: nil), as: QueueReport.self).0).items
                 if items.count > 1, items[1].failure != nil { neighbourFailures += 1; break }
                 usleep(5_000)
             }

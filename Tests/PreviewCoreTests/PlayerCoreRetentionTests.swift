@@ -52,7 +52,7 @@ final class PlayerCoreRetentionTests: XCTestCase {
         let slot = held.randomElement(using: &random)
         switch Int.random(in: 0..<21, using: &random) {
         case 0: return core.replaceQueue(with: tracks(0..<Int.random(in: 1...7, using: &random)), play: Bool.random(using: &random))
-        case 1: return (try? core.place(tracks(10..<13), append: true, play: Bool.random(using: &random), morePages: nil).effects) ?? []
+        case 1: return (try? core.place(tracks(10..<13), at: .end, play: Bool.random(using: &random), morePages: nil).effects) ?? []
         case 2: return (try? core.remove(.index(Int.random(in: 0..<8, using: &random)))) ?? []
         case 3:
             let (from, to) = (Int.random(in: 0..<8, using: &random), Int.random(in: 0..<8, using: &random))
@@ -114,7 +114,7 @@ final class QueueIdentityTests: XCTestCase {
         XCTAssertThrowsError(try core.queue.id(of: .id(1))) { XCTAssertEqual(($0 as? ControlError)?.message, "no track with id 1 in the queue") }
         _ = core.replaceQueue(with: [Track(trackId: 9, previewUrl: "https://e.example/9.m4a")], play: false)
         XCTAssertEqual(core.queue.items.map(\.id), [5], "a new queue's items get new ids: none is reused")
-        _ = try core.place([Track(trackId: 10, previewUrl: "https://e.example/10.m4a")], append: true, play: false, morePages: nil)
+        _ = try core.place([Track(trackId: 10, previewUrl: "https://e.example/10.m4a")], at: .end, play: false, morePages: nil)
         XCTAssertEqual(core.queue.items.map(\.id), [5, 6])
         XCTAssertThrowsError(try core.queue.id(of: .index(2))) {
             XCTAssertEqual(($0 as? ControlError)?.message, "no track at index 2 (the queue has 2)")

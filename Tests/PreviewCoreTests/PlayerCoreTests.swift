@@ -236,7 +236,7 @@ final class PlayerCoreTests: XCTestCase {
         let changes: [(String, (inout PlayerCore) throws -> [Effect])] = [
             ("move", { try $0.move(.index(1), to: .index(2)) }),
             ("remove", { try $0.remove(.index(4)) }),
-            ("append", { try $0.place([Self.tracks[0]], append: true, play: false, morePages: nil).effects }),
+            ("append", { try $0.place([Self.tracks[0]], at: .end, play: false, morePages: nil).effects }),
             ("replace", { $0.replaceQueue(with: Self.tracks, play: true) }),
             ("clear", { $0.clear() }),
         ]
@@ -257,7 +257,7 @@ final class PlayerCoreTests: XCTestCase {
         _ = try core.remove(.index(1))
         _ = try core.move(.index(0), to: .index(2))
         let added = [Track(trackId: 10, previewUrl: Self.url(10)), Track(trackId: 11, previewUrl: Self.url(11))]
-        let placement = try core.place(added, append: true, play: true, morePages: nil)
+        let placement = try core.place(added, at: .end, play: true, morePages: nil)
         XCTAssertEqual(placement.firstIndex, asked - 1)
         XCTAssertEqual(placement.ids, [6, 7], "new ids, never one of the removed")
         XCTAssertEqual(core.queue.items.suffix(2).map(\.track.trackId), [10, 11])
@@ -266,7 +266,7 @@ final class PlayerCoreTests: XCTestCase {
         // Refused whole when it does not fit; the queue is unchanged.
         let full = [Track](repeating: added[0], count: PlayQueue.maxCount)
         let before = core.queue
-        XCTAssertThrowsError(try core.place(full, append: true, play: false, morePages: nil))
+        XCTAssertThrowsError(try core.place(full, at: .end, play: false, morePages: nil))
         XCTAssertEqual(core.queue, before)
     }
 
@@ -276,10 +276,10 @@ final class PlayerCoreTests: XCTestCase {
         var core = PlayerCore(policy: policy)
         let results = [Track(trackId: 1, previewUrl: Self.url(1)), Track(trackId: 2),
                        Track(trackId: 3, previewUrl: "http://127.0.0.1:8080/secret.m4a")]
-        let placement = try core.place(results, append: false, play: true, morePages: false)
+        let placement = try core.place(results, at: nil, play: true, morePages: false)
         XCTAssertEqual(placement.notQueued.map(\.result), [1, 2])
         XCTAssertEqual(core.queue.items.map(\.track.trackId), [1])
-        let nothing = try core.place([Track(trackId: 2)], append: false, play: true, morePages: false)
+        let nothing = try core.place([Track(trackId: 2)], at: nil, play: true, morePages: false)
         XCTAssertEqual(nothing.ids, [])
         XCTAssertEqual(core.queue.items.map(\.track.trackId), [1], "nothing playable leaves the queue as it was")
     }
@@ -291,7 +291,7 @@ final class PlayerCoreTests: XCTestCase {
         _ = core.handle(.downloadEnded(url: Self.url(4), complete: true))
         XCTAssertNil(core.prefetched[Self.item(0)], "repeat off: nothing after the last track")
         let modes = try core.apply(.setRepeat(.all))
-        XCTAssertEqual(Self.events(modes), [.modes(repeat: .all, shuffle: false)])
+        XCTAssertEqual(Self.events(modes), [.modes(PlaybackModes(repeat: .all))])
         XCTAssertNotNil(core.prefetched[Self.item(0)], "repeat all: the first track follows the last")
         XCTAssertEqual(core.follower, core.prefetched[Self.item(0)]?.id)
 
@@ -447,7 +447,7 @@ final class PlayerCoreTests: XCTestCase {
         var policy = PlayerCore.Policy()
         policy.autopage = true
         var core = PlayerCore(policy: policy)
-        _ = try core.place(Self.tracks, append: false, play: true, morePages: true)
+        _ = try core.place(Self.tracks, at: nil, play: true, morePages: true)
         XCTAssertEqual(core.paging, .available)
         _ = core.handle(.ready(core.current!.id, containerMs: nil))
         let third = try core.play(.index(3))
@@ -456,7 +456,7 @@ final class PlayerCoreTests: XCTestCase {
         XCTAssertFalse(try core.apply(.next).contains(.fetchNextPage), "one call at a time")
         core.pageEnded(morePages: false)
         XCTAssertFalse(try core.apply(.prev).contains(.fetchNextPage), "no more pages")
-        _ = try core.place(Self.tracks, append: false, play: true, morePages: true)
+        _ = try core.place(Self.tracks, at: nil, play: true, morePages: true)
         _ = core.clear()
         XCTAssertEqual(core.paging, .none, "clear forgets the search")
     }

@@ -21,7 +21,17 @@ final class ProtocolTests: XCTestCase {
             (#"{"cmd":"info","args":{"id":2}}"#, .info(.id(2))),
             (#"{"cmd":"pause"}"#, .pause), (#"{"cmd":"resume"}"#, .resume), (#"{"cmd":"toggle"}"#, .toggle),
             (#"{"cmd":"stop"}"#, .stop), (#"{"cmd":"next"}"#, .next), (#"{"cmd":"prev"}"#, .prev),
-            (#"{"cmd":"status"}"#, .status), (#"{"cmd":"queue"}"#, .queue),
+            (#"{"cmd":"status"}"#, .status), (#"{"cmd":"queue"}"#, .queue(since: nil)),
+            (#"{"cmd":"queue","args":{"since":41}}"#, .queue(since: 41)),
+            (#"{"cmd":"search","args":{"term":"x","queue":false}}"#, .search(CatalogQuery(term: "x"), Enqueue(queue: false))),
+            (#"{"cmd":"add","args":{"trackIds":[7,8],"at":"next"}}"#, .add(.trackIds([7, 8]), Enqueue(play: false, at: .next))),
+            (#"{"cmd":"add","args":{"tracks":[{"trackId":7,"trackName":"t"}],"at":2,"play":true}}"#,
+             .add(.tracks([Track(trackId: 7, trackName: "t")]), Enqueue(play: true, at: .index(2)))),
+            (#"{"cmd":"add","args":{"trackIds":[7]}}"#, .add(.trackIds([7]), Enqueue(play: false, at: .end))),
+            (#"{"cmd":"single","args":{"mode":"oneshot"}}"#, .setSingle(.oneshot)),
+            (#"{"cmd":"consume","args":{"on":true}}"#, .setConsume(true)),
+            (#"{"cmd":"artwork","args":{"original":true,"id":3,"offset":100}}"#, .artworkFile(.id(3), offset: 100)),
+            (#"{"cmd":"more","args":{"queue":false}}"#, .more(queue: false)),
             (#"{"cmd":"seek","args":{"position":12.5}}"#, .seek(.absolute(ms: 12_500))),
             (#"{"cmd":"seek","args":{"delta":-5}}"#, .seek(.relative(ms: -5_000))),
         ]
@@ -39,6 +49,16 @@ final class ProtocolTests: XCTestCase {
             (#"{"cmd":"play","args":{"index":1,"id":2}}"#, .badArgument),
             (#"{"cmd":"play","args":{"id":0}}"#, .badArgument),
             (#"{"cmd":"remove","args":{}}"#, .badArgument),
+            (#"{"cmd":"add"}"#, .badArgument),
+            (#"{"cmd":"add","args":{"trackIds":[1],"tracks":[]}}"#, .badArgument),
+            (#"{"cmd":"add","args":{"trackIds":[1,"x"]}}"#, .badArgument),
+            (#"{"cmd":"add","args":{"tracks":[5]}}"#, .badArgument),
+            (#"{"cmd":"add","args":{"trackIds":[1],"at":-1}}"#, .badArgument),
+            (#"{"cmd":"add","args":{"trackIds":[1],"at":"later"}}"#, .badArgument),
+            (#"{"cmd":"single","args":{"mode":"twice"}}"#, .badArgument),
+            (#"{"cmd":"consume"}"#, .badArgument),
+            (#"{"cmd":"queue","args":{"since":-1}}"#, .badArgument),
+            (#"{"cmd":"artwork","args":{"original":true,"offset":-5}}"#, .badArgument),
             (#"{"cmd":"search","args":{"term":"  "}}"#, .badArgument),
             (#"{"cmd":"search","args":{"term":5}}"#, .badArgument),
             (#"{"cmd":"search","args":{"term":"x","limit":0}}"#, .badArgument),
@@ -59,17 +79,6 @@ final class ProtocolTests: XCTestCase {
         XCTAssertThrowsError(try request(#"["next"]"#))
     }
 
-    func testSeekTargetsAsTyped() {
-        XCTAssertEqual(SeekTarget("12"), .absolute(ms: 12_000))
-        XCTAssertEqual(SeekTarget("0:12.5"), .absolute(ms: 12_500))
-        XCTAssertEqual(SeekTarget("1:05"), .absolute(ms: 65_000))
-        XCTAssertEqual(SeekTarget("+5"), .relative(ms: 5_000))
-        XCTAssertEqual(SeekTarget("-2.5"), .relative(ms: -2_500))
-        for bad in ["", "x", "1:60", "-1:-2", "nan", "inf", "1:2:3", "+", "99999999"] {
-            XCTAssertNil(SeekTarget(bad), bad)
-        }
-    }
-
     func testResponsesRoundTrip() throws {
         let ok = ControlResponse.success(id: 7, .object(["n": .number(3), "s": .string("x"), "z": .null]))
         let failed = ControlResponse.failure(id: 8, ControlError(.noResults, "no results for \"x\""))
@@ -86,7 +95,7 @@ final class ProtocolTests: XCTestCase {
         let object = try XCTUnwrap(JSONSerialization.jsonObject(with: JSONEncoder().encode(status)) as? [String: Any])
         XCTAssertEqual(Set(object.keys), ["state", "index", "id", "queueVersion", "positionMs", "durationMs", "queueLength", "track", "error", "output",
                                           "buffering", "volume", "muted", "repeat", "shuffle", "slots", "switchMicroseconds", "loudness",
-                                          "hasNext", "artwork"])
+                                          "hasNext", "artwork", "nextId", "nextIndex", "single", "consume"])
         XCTAssertTrue(object["index"] is NSNull)
         XCTAssertEqual(try JSONDecoder().decode(StatusReport.self, from: JSONEncoder().encode(status)), status)
     }

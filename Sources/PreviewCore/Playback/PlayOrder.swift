@@ -22,15 +22,18 @@ public struct PlayOrder: Equatable, Sendable {
     }
 
     /// Follows an edit of `queue`: a shuffle forgets the items that left and takes the new ones at
-    /// its end, shuffled among themselves; the rest keeps its relative order.
-    public mutating func sync(with queue: PlayQueue, seed: UInt64) {
+    /// its end, shuffled among themselves; the rest keeps its relative order. `upNext` (items
+    /// inserted to play next) go right after `current` instead, in the order given.
+    public mutating func sync(with queue: PlayQueue, seed: UInt64, upNext: [Int] = [], after current: Int? = nil) {
         guard var ids = shuffle else { return }
-        ids.removeAll { queue.position(ofID: $0) == nil }
-        guard ids.count < queue.count else { shuffle = ids; return }
-        let known = Set(ids)
+        let next = Set(upNext)
+        ids.removeAll { queue.position(ofID: $0) == nil || next.contains($0) }
+        let known = Set(ids).union(next)
         var added = queue.ids.filter { !known.contains($0) }
         var rng = SplitMix64(seed: seed)
         added.shuffle(using: &rng)
+        let at = current.flatMap { ids.firstIndex(of: $0) }.map { $0 + 1 } ?? 0
+        ids.insert(contentsOf: upNext.filter { queue.position(ofID: $0) != nil }, at: at)
         shuffle = ids + added
     }
 

@@ -14,6 +14,9 @@ public struct PlayQueue: Equatable, Sendable {
     private var nextID = 1
     /// Each item's position, by id (rebuilt by every edit; looked up far more often).
     private var positions: [Int: Int] = [:]
+    /// The version at which each item was added, moved to another position, or changed, by id
+    /// (MPD's `plchanges`: what a client holding an older version must read again).
+    private var changedAt: [Int: Int] = [:]
 
     /// A queue of `tracks`, in order.
     public init(tracks: [Track] = []) {
@@ -79,14 +82,31 @@ public struct PlayQueue: Equatable, Sendable {
     /// Appends `tracks` at the end; returns their ids.
     @discardableResult
     public mutating func append(_ tracks: [Track]) throws(ControlError) -> [Int] {
+        try insert(tracks, at: count)
+    }
+
+    /// Inserts `tracks` at `position` (0 … `count`), as one change; returns their ids in order.
+    @discardableResult
+    public mutating func insert(_ tracks: [Track], at position: Int) throws(ControlError) -> [Int] {
+        guard (0...count).contains(position) else {
+            throw ControlError(.badArgument, "no position \(position) in the queue (it has \(count); \(count) is its end)")
+        }
         guard count + tracks.count <= Self.maxCount else {
             throw ControlError(.rejected, "the queue holds at most \(Self.maxCount) tracks; "
                                + "\(tracks.count) more do not fit after \(count) (clear or remove some first)")
         }
         let added = newItems(tracks)
-        items += added
+        items.insert(contentsOf: added, at: position)
         changed()
         return added.map(\.id)
+    }
+
+    /// The items added, moved or changed after `version`, with their positions, in queue order
+    /// (every item when `version` is not one this queue has had yet). A removal shows in `count`
+    /// and in the items that moved up.
+    public func changes(since version: Int) -> [(position: Int, item: QueueItem)] {
+        let all = version > self.version || version < 0
+        return items.enumerated().filter { all || (changedAt[$1.id] ?? 0) > version }.map { ($0, $1) }
     }
 
     /// Removes the item with `id` (nothing when it is not queued).
@@ -117,6 +137,7 @@ public struct PlayQueue: Equatable, Sendable {
         guard let position = positions[id] else { return }
         items[position].status = .failed(message)
         version += 1
+        changedAt[id] = version
     }
 
     private mutating func newItems(_ tracks: some Collection<Track>) -> [QueueItem] {
@@ -124,9 +145,17 @@ public struct PlayQueue: Equatable, Sendable {
         return tracks.enumerated().map { QueueItem(track: $1, id: nextID + $0) }
     }
 
-    /// The one place the items' order changes: positions follow, the version moves.
+    /// The one place the items' order changes: positions follow, the version moves, and each item
+    /// that is new or not where it was is marked changed at the new version.
     private mutating func changed() {
-        positions = Dictionary(uniqueKeysWithValues: items.enumerated().map { ($1.id, $0) })
         version += 1
+        var moved: [Int: Int] = [:]
+        moved.reserveCapacity(items.count)
+        for (position, item) in items.enumerated() {
+            moved[item.id] = position
+            if positions[item.id] != position { changedAt[item.id] = version }
+        }
+        if moved.count < changedAt.count { changedAt = changedAt.filter { moved[$0.key] != nil } }
+        positions = moved
     }
 }

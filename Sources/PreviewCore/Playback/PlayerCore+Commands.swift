@@ -3,13 +3,7 @@
 extension PlayerCore {
     /// Applies a transport command (play, pause, next, repeat, …); refused ones change nothing.
     public mutating func apply(_ input: Transport.Input) throws(ControlError) -> [Effect] {
-        try command { core, effects throws(ControlError) in
-            let modes = (core.transport.repeatMode, core.transport.order.isShuffled)
-            try core.feed(input, into: &effects)
-            if modes != (core.transport.repeatMode, core.transport.order.isShuffled) {
-                effects.append(.notify(.modes(repeat: core.transport.repeatMode, shuffle: core.transport.order.isShuffled)))
-            }
-        }
+        try command { core, effects throws(ControlError) in try core.feed(input, into: &effects) }
     }
 
     /// Plays the item `ref` names (nil: resume, or start where playback was or at the top).
@@ -82,24 +76,34 @@ extension PlayerCore {
         }
     }
 
-    /// Queues the playable ones of a catalog answer: replacing the queue, or appended at its end,
-    /// as it stands when the answer arrives (never at a position computed before: other clients
-    /// may have edited it meanwhile). `morePages`: the answer is a search page another may follow
-    /// (nil: leave paging as it is). Nothing playable leaves the queue unchanged.
-    public mutating func place(_ results: [Track], append: Bool, play: Bool, morePages: Bool?) throws(ControlError) -> Placement {
-        var placement = Placement()
-        var playable: [Track] = []
+    /// The tracks of `results` that may be queued, and why the others may not (no preview, a
+    /// refused URL, not a track): the filter every way into the queue passes.
+    public func sortOut(_ results: [Track]) -> (playable: [Track], notQueued: [CatalogReport.NotQueued]) {
+        var playable: [Track] = [], notQueued: [CatalogReport.NotQueued] = []
         for (i, track) in results.enumerated() {
             let local = track.previewUrl.flatMap { PreviewURLPolicy.localAddressReason($0, apiOrigin: policy.localOrigin) }
-            if let reason = track.unplayableReason ?? local { placement.notQueued.append(.init(result: i, reason: reason)) } else { playable.append(track) }
+            if let reason = track.unplayableReason ?? local { notQueued.append(.init(result: i, reason: reason)) } else { playable.append(track) }
         }
+        return (playable, notQueued)
+    }
+
+    /// Queues the playable ones of `results`: replacing the queue (`destination` nil), or inserted
+    /// where `destination` says, in the queue as it stands when the answer arrives (never at a
+    /// position computed before: other clients may have edited it meanwhile), as one change.
+    /// `play`: start playing (an insert only when nothing plays). `morePages`: the answer is a
+    /// search page another may follow (nil: leave paging as it is). Nothing playable leaves the
+    /// queue unchanged.
+    public mutating func place(_ results: [Track], at destination: InsertPosition?, play: Bool, morePages: Bool?) throws(ControlError) -> Placement {
+        let (playable, notQueued) = sortOut(results)
+        var placement = Placement(notQueued: notQueued)
         guard !playable.isEmpty else { return placement }
-        if append {
-            placement.firstIndex = queue.count
+        if let destination {
+            let index = try insertionIndex(destination)
+            placement.firstIndex = index
             placement.effects = try command { core, effects throws(ControlError) in
-                placement.ids = try core.queue.append(playable)
+                placement.ids = try core.queue.insert(playable, at: index)
                 effects.append(.notify(.queue(length: core.queue.count, version: core.queue.version)))
-                try? core.feed(.queueEdited(successor: nil), into: &effects)
+                try? core.feed(.queueEdited(successor: nil, upNext: destination == .next ? placement.ids : []), into: &effects)
                 if play, !core.transport.isActive, let first = placement.ids.first { try? core.feed(.play(item: first), into: &effects) }
             }
         } else {
@@ -111,6 +115,20 @@ extension PlayerCore {
         return placement
     }
 
+    /// The queue index `destination` names now: `next` is right after the current item (the
+    /// front when there is none).
+    func insertionIndex(_ destination: InsertPosition) throws(ControlError) -> Int {
+        switch destination {
+        case .end: return queue.count
+        case .next: return position.map { $0 + 1 } ?? 0
+        case .index(let index):
+            guard (0...queue.count).contains(index) else {
+                throw ControlError(.badArgument, "no position \(index) in the queue (it has \(queue.count); \(queue.count) is its end)")
+            }
+            return index
+        }
+    }
+
     /// Where a catalog answer landed.
     public struct Placement: Equatable, Sendable {
         /// Where its first queued track is, and the ids of those queued (none: nothing playable).
@@ -120,6 +138,9 @@ extension PlayerCore {
         public var notQueued: [CatalogReport.NotQueued] = []
         /// What to carry out.
         public var effects: [Effect] = []
+
+        /// Nothing placed, with the results left out.
+        public init(notQueued: [CatalogReport.NotQueued] = []) { self.notQueued = notQueued }
     }
 
     /// Replaces the queue with `tracks`; starts at the first playable one (or waits there, stopped).
@@ -160,7 +181,9 @@ extension PlayerCore {
     mutating func command(_ body: (inout PlayerCore, inout [Effect]) throws(ControlError) -> Void) throws(ControlError) -> [Effect] {
         var effects: [Effect] = []
         let before = (transport.playbackState, position)
+        let modes = transport.modes
         try body(&self, &effects)
+        if transport.modes != modes { effects.append(.notify(.modes(transport.modes))) }
         settle(into: &effects)
         announce(since: before, into: &effects)
         return effects

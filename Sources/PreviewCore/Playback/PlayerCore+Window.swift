@@ -28,6 +28,10 @@ extension PlayerCore {
                 for url in downloads.keys.sorted() { effects.append(.cancelDownload(url: url)) }
                 downloads = [:]
             case .markFailed(let item, let message): markFailed(item, message, neighbour: false, into: &effects)
+            case .consume(let item):
+                queue.remove(id: item)
+                effects.append(.notify(.queue(length: queue.count, version: queue.version)))
+                followUps.append(.queueEdited(successor: nil))   // the order forgets it
             }
         }
         while !followUps.isEmpty {

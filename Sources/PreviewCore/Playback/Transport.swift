@@ -36,8 +36,9 @@ public struct Transport: Equatable, Sendable {
         /// and wait there.
         case queueReplaced(play: Bool = true)
         /// The queue was edited (items added, removed or moved). When the current item is gone,
-        /// `successor` (the item that followed it, if any is left) takes its place.
-        case queueEdited(successor: Int?)
+        /// `successor` (the item that followed it, if any is left) takes its place. `upNext`: items
+        /// inserted to play next (a shuffled order takes them right after the current item).
+        case queueEdited(successor: Int?, upNext: [Int] = [])
         /// The current load has decoded audio ready to write.
         case trackReady
         /// The current load failed (fetch, demux or decode); the message is for the user.
@@ -56,6 +57,10 @@ public struct Transport: Equatable, Sendable {
         case setRepeat(RepeatMode)
         /// Shuffle the play order (the current track stays current), or go back to the queue's order.
         case setShuffle(Bool, seed: UInt64)
+        /// Stop (or repeat) at the end of the current track.
+        case setSingle(SingleMode)
+        /// Remove each item from the queue once it has played.
+        case setConsume(Bool)
     }
 
     /// What the engine must do.
@@ -72,6 +77,8 @@ public struct Transport: Equatable, Sendable {
         case stopOutput
         /// Mark queue item `item` failed with `message` (and tell subscribers).
         case markFailed(item: Int, message: String)
+        /// Remove queue item `item`: it has played and consume is on.
+        case consume(item: Int)
     }
 
     /// Why an input was refused; the state is unchanged.
@@ -106,7 +113,13 @@ public struct Transport: Equatable, Sendable {
     public private(set) var outputLost = false
     /// True while the current track's audio is late (the output ran dry).
     public private(set) var buffering = false
-    private var seed: UInt64 = 0x5EED
+    /// What happens at the end of the current track (MPD's `single`).
+    public private(set) var single = SingleMode.off
+    /// Items leave the queue once played (MPD's `consume`).
+    public private(set) var consume = false
+    /// Where the shuffle's random draws come from: with the same seed and the same inputs, the same
+    /// order (a restore can give it back).
+    public private(set) var seed: UInt64 = 0x5EED
     private var draws: UInt64 = 0
 
     /// A transport in `idle`.
@@ -121,6 +134,11 @@ public struct Transport: Equatable, Sendable {
         case .paused: return .paused
         case .stopped: return .stopped
         }
+    }
+
+    /// Repeat, shuffle, single and consume.
+    public var modes: PlaybackModes {
+        PlaybackModes(repeat: repeatMode, shuffle: order.isShuffled, single: single, consume: consume)
     }
 
     /// The queue item playback is at, if any.
@@ -146,7 +164,7 @@ public struct Transport: Equatable, Sendable {
         case .play(let requested):
             if let i = requested {
                 try Self.check(i, in: queue)
-                return load(i, autoplay: true)
+                return leave(for: i) + load(i, autoplay: true)
             }
             switch state {
             case .paused, .loading: return try handle(.resume, queue: queue)
@@ -187,12 +205,12 @@ public struct Transport: Equatable, Sendable {
 
         case .next:
             guard !queue.isEmpty else { throw .emptyQueue }
-            if let n = order.after(item, in: queue, wrap: repeatMode == .all) { return load(n, autoplay: true) }
-            return stopAtEnd()
+            if let n = next(in: queue) { return leave(for: n) + load(n, autoplay: true) }
+            return leave(for: nil) + stopAtEnd()
 
         case .prev:
             guard !queue.isEmpty else { throw .emptyQueue }
-            if let p = previous(in: queue) { return load(p, autoplay: true) }
+            if let p = previous(in: queue) { return leave(for: p) + load(p, autoplay: true) }
             return try start(from: nil, queue: queue)
 
         case .seek(let ms):
@@ -212,8 +230,8 @@ public struct Transport: Equatable, Sendable {
             state = queue.isEmpty ? .idle : .stopped(item: play ? nil : first)
             return wasActive ? [.stopOutput] : []
 
-        case .queueEdited(let successor):
-            order.sync(with: queue, seed: nextSeed())
+        case .queueEdited(let successor, let upNext):
+            order.sync(with: queue, seed: nextSeed(), upNext: upNext, after: item)
             guard let current = item, queue.position(ofID: current) == nil else { return [] }
             switch state {
             case .loading(_, let autoplay): return follow(successor, autoplay: autoplay, queue: queue)
@@ -239,8 +257,9 @@ public struct Transport: Equatable, Sendable {
 
         case .trackEnded:
             guard case .playing = state else { return [] }
-            if let n = upcoming(in: queue) { return load(n, autoplay: true) }
-            return stopAtEnd()
+            defer { if single == .oneshot { single = .off } }   // once: it stopped or repeated
+            if let n = upcoming(in: queue) { return leave(for: n) + load(n, autoplay: true) }
+            return leave(for: nil) + stopAtEnd()
 
         case .underrun:
             if isActive { buffering = true }
@@ -271,15 +290,32 @@ public struct Transport: Equatable, Sendable {
             seed = newSeed
             order = on ? .shuffled(queue, first: item, seed: nextSeed()) : PlayOrder()
             return []
+
+        case .setSingle(let mode):
+            single = mode
+            return []
+
+        case .setConsume(let on):
+            consume = on
+            return []
         }
     }
 
-    /// What plays when the current track ends: the same one (repeat one), the next in play order,
-    /// or the first again (repeat all); nil when playback stops. The player prefetches it.
+    /// What plays when the current track ends: the same one (repeat one, or single with repeat
+    /// on), the next in play order, or the first again (repeat all); nil when playback stops (at
+    /// the end, or single). Consume, as in MPD, never plays an item again: it has left the queue.
+    /// The player prefetches it.
     public func upcoming(in queue: PlayQueue) -> Int? {
         guard let i = item else { return order.after(nil, in: queue, wrap: false) }
-        if repeatMode == .one, queue.isPlayable(i) { return i }
-        return order.after(i, in: queue, wrap: repeatMode == .all)
+        let again = repeatMode == .one || (single != .off && repeatMode != .off)
+        if again, !consume, queue.isPlayable(i) { return i }
+        return single == .off ? next(in: queue) : nil
+    }
+
+    /// What plays after the current track in the ordinary course (status' `nextId`, MPD's
+    /// `nextsong`): what its end leads to, or when single stops playback there, what `next` plays.
+    public func following(in queue: PlayQueue) -> Int? {
+        upcoming(in: queue) ?? (single == .off ? nil : next(in: queue))
     }
 
     /// What `prev` plays: the previous playable track in play order, else the current one again.
@@ -288,9 +324,11 @@ public struct Transport: Equatable, Sendable {
         return order.before(from, in: queue) ?? (queue.isPlayable(from) ? from : nil)
     }
 
-    /// What `next` plays (nil: playback stops).
+    /// What `next` plays (nil: playback stops). Under consume the current item is not played
+    /// again: it leaves the queue.
     public func next(in queue: PlayQueue) -> Int? {
-        order.after(item, in: queue, wrap: repeatMode == .all)
+        let n = order.after(item, in: queue, wrap: repeatMode == .all)
+        return consume && n == item && isActive ? nil : n
     }
 
     private mutating func nextSeed() -> UInt64 {
@@ -298,6 +336,13 @@ public struct Transport: Equatable, Sendable {
         var rng = SplitMix64(seed: seed &+ draws)
         seed = rng.next()
         return seed
+    }
+
+    /// Leaving the current item for `destination` (nil: playback stops): under consume it has
+    /// played, so it leaves the queue once the next one starts.
+    private func leave(for destination: Int?) -> [Action] {
+        guard consume, isActive, let i = item, i != destination else { return [] }
+        return [.consume(item: i)]
     }
 
     private mutating func load(_ item: Int, autoplay: Bool, startMs: Int = 0) -> [Action] {

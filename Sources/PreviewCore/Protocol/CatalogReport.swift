@@ -18,6 +18,11 @@ public struct CatalogReport: Codable, Equatable, Sendable {
     public var results: [Track]
     /// Queue index of the first queued result; the queued ones follow it in order. Nil when none was queued.
     public var firstQueueIndex: Int?
+    /// The queue ids the queued results got, in order (empty when none was queued).
+    public var ids: [Int] = []
+    /// False when the command was asked not to queue (`"queue": false`): `notQueued` then says
+    /// which results could not be queued.
+    public var queued = true
     /// The results that were not queued.
     public var notQueued: [NotQueued]
     /// Malformed entries of the answer that were skipped.
@@ -45,6 +50,7 @@ public struct CatalogReport: Codable, Equatable, Sendable {
 
     /// The queue index of each result (nil for the ones not queued).
     public var queueIndices: [Int?] {
+        guard firstQueueIndex != nil else { return results.map { _ in nil } }
         let skipped = Set(notQueued.map(\.result))
         var next = firstQueueIndex ?? 0
         return results.indices.map { i in

@@ -14,12 +14,18 @@ public enum ControlCommand: Equatable, Sendable {
     case lookup(LookupQuery, Enqueue)
     /// The top-songs chart.
     case top(ChartQuery, Enqueue)
-    /// The next page of the last search, appended to the queue.
-    case more
+    /// The next page of the last search, appended to the queue (`queue` false: the next page of
+    /// the last search that queued nothing, only answered).
+    case more(queue: Bool)
+    /// Tracks into the queue where `Enqueue.at` says: catalog ids (one batched lookup) or track
+    /// objects as a search answered them (no network); answers the new items' ids.
+    case add(AddSource, Enqueue)
     /// Everything known about a queue item (the current one when nil), with its artist's details.
     case info(QueueRef?)
     /// The artwork of a queue item (the current one when nil) as an RGB picture fitting width × height.
     case artwork(QueueRef?, width: Int, height: Int)
+    /// The artwork file of a queue item (the current one when nil) as fetched, a chunk from `offset`.
+    case artworkFile(QueueRef?, offset: Int)
     /// A ready-to-post line about what is playing.
     case share
     /// Empty the queue (playback stops).
@@ -49,10 +55,15 @@ public enum ControlCommand: Equatable, Sendable {
     case setRepeat(RepeatMode)
     /// Shuffle the play order or not.
     case setShuffle(Bool)
+    /// Stop (or repeat) at the end of the current track, always or once.
+    case setSingle(SingleMode)
+    /// Remove each item from the queue once it has played.
+    case setConsume(Bool)
     /// State, position and the current track.
     case status
-    /// The queue with its current and failed items.
-    case queue
+    /// The queue with its current and failed items; with `since`, only the items added, moved or
+    /// changed after that version.
+    case queue(since: Int?)
     /// What previewd holds in memory: live loads and every store against its bound.
     case memory
 
@@ -94,8 +105,15 @@ public enum ControlCommand: Equatable, Sendable {
                                    genre: try Self.int(args, "genre"))
             try query.validate()
             self = .top(query, try Self.enqueue(args))
-        case "more": self = .more
+        case "more": self = .more(queue: try Self.bool(args, "queue") ?? true)
+        case "add":
+            var enqueue = try Self.enqueue(args, play: false)
+            enqueue.at = enqueue.at ?? .end
+            self = .add(try AddSource(args), enqueue)
         case "info": self = .info(try Self.ref(args))
+        case "artwork" where try Self.bool(args, "original") == true:
+            let offset = try Self.index(args, "offset") ?? 0
+            self = .artworkFile(try Self.ref(args), offset: offset)
         case "artwork":
             let width = try Self.int(args, "width") ?? 32, height = try Self.int(args, "height") ?? 32
             guard (1...ArtworkRequest.maxSide).contains(width), (1...ArtworkRequest.maxSide).contains(height) else {
@@ -156,9 +174,17 @@ public enum ControlCommand: Equatable, Sendable {
         case "shuffle":
             guard let on = args["on"]?.boolValue else { throw ControlError(.badArgument, "shuffle needs \"on\": true or false") }
             self = .setShuffle(on)
+        case "single":
+            guard let mode = args["mode"]?.stringValue.flatMap(SingleMode.init(rawValue:)) else {
+                throw ControlError(.badArgument, "single needs \"mode\": \"off\", \"on\" or \"oneshot\"")
+            }
+            self = .setSingle(mode)
+        case "consume":
+            guard let on = args["on"]?.boolValue else { throw ControlError(.badArgument, "consume needs \"on\": true or false") }
+            self = .setConsume(on)
         case "status": self = .status
         case "memory": self = .memory
-        case "queue": self = .queue
+        case "queue": self = .queue(since: try Self.index(args, "since"))
         default:
             throw ControlError(.unknownCommand, "unknown command \"\(String(request.cmd.prefix(64)))\"")
         }
@@ -192,10 +218,16 @@ public enum ControlCommand: Equatable, Sendable {
             if let country = q.country { args["country"] = .string(country) }
             if let genre = q.genre { args["genre"] = .number(Double(genre)) }
             return ControlRequest(id: id, cmd: "top", args: args)
-        case .more: return ControlRequest(id: id, cmd: "more")
+        case .more(let queue): return ControlRequest(id: id, cmd: "more", args: queue ? nil : ["queue": .bool(false)])
+        case .add(let source, let e):
+            return ControlRequest(id: id, cmd: "add", args: Self.enqueueArgs(e).merging(source.args) { $1 })
         case .info(let item): return ControlRequest(id: id, cmd: "info", args: item.map { Self.args($0) })
         case .artwork(let item, let width, let height):
             var args: [String: JSONValue] = ["width": .number(Double(width)), "height": .number(Double(height))]
+            if let item { args.merge(Self.args(item)) { $1 } }
+            return ControlRequest(id: id, cmd: "artwork", args: args)
+        case .artworkFile(let item, let offset):
+            var args: [String: JSONValue] = ["original": .bool(true), "offset": .number(Double(offset))]
             if let item { args.merge(Self.args(item)) { $1 } }
             return ControlRequest(id: id, cmd: "artwork", args: args)
         case .share: return ControlRequest(id: id, cmd: "share")
@@ -222,9 +254,11 @@ public enum ControlCommand: Equatable, Sendable {
         case .mute(let on): return ControlRequest(id: id, cmd: "mute", args: on.map { ["on": .bool($0)] })
         case .setRepeat(let mode): return ControlRequest(id: id, cmd: "repeat", args: ["mode": .string(mode.rawValue)])
         case .setShuffle(let on): return ControlRequest(id: id, cmd: "shuffle", args: ["on": .bool(on)])
+        case .setSingle(let mode): return ControlRequest(id: id, cmd: "single", args: ["mode": .string(mode.rawValue)])
+        case .setConsume(let on): return ControlRequest(id: id, cmd: "consume", args: ["on": .bool(on)])
         case .status: return ControlRequest(id: id, cmd: "status")
         case .memory: return ControlRequest(id: id, cmd: "memory")
-        case .queue: return ControlRequest(id: id, cmd: "queue")
+        case .queue(let since): return ControlRequest(id: id, cmd: "queue", args: since.map { ["since": .number(Double($0))] })
         }
     }
 
@@ -234,7 +268,7 @@ public enum ControlCommand: Equatable, Sendable {
         return n
     }
 
-    private static func index(_ args: [String: JSONValue], _ key: String) throws(ControlError) -> Int? {
+    static func index(_ args: [String: JSONValue], _ key: String) throws(ControlError) -> Int? {
         let n = try int(args, key)
         if let n, n < 0 { throw ControlError(.badArgument, "\"\(key)\" must be an index, 0 or more (got \(n))") }
         return n
@@ -261,21 +295,21 @@ public enum ControlCommand: Equatable, Sendable {
         }
     }
 
-    private static func string(_ args: [String: JSONValue], _ key: String) throws(ControlError) -> String? {
+    static func string(_ args: [String: JSONValue], _ key: String) throws(ControlError) -> String? {
         guard let value = args[key], value != .null else { return nil }
         guard let text = value.stringValue else { throw ControlError(.badArgument, "\"\(key)\" must be a string") }
         guard text.utf8.count <= 1000 else { throw ControlError(.badArgument, "\"\(key)\" is too long") }
         return text
     }
 
-    private static func bool(_ args: [String: JSONValue], _ key: String) throws(ControlError) -> Bool? {
+    static func bool(_ args: [String: JSONValue], _ key: String) throws(ControlError) -> Bool? {
         guard let value = args[key], value != .null else { return nil }
         guard let flag = value.boolValue else { throw ControlError(.badArgument, "\"\(key)\" must be true or false") }
         return flag
     }
 
-    /// `append`, `play`, `sort` and `desc` of a catalog command.
-    private static func enqueue(_ args: [String: JSONValue]) throws(ControlError) -> Enqueue {
+    /// `append`, `at`, `play`, `queue`, `sort` and `desc` of a command that queues.
+    private static func enqueue(_ args: [String: JSONValue], play: Bool = true) throws(ControlError) -> Enqueue {
         var sort: TrackSort?
         if let key = try string(args, "sort") {
             guard let parsed = TrackSort.Key(rawValue: key) else {
@@ -283,7 +317,19 @@ public enum ControlCommand: Equatable, Sendable {
             }
             sort = TrackSort(parsed, descending: try bool(args, "desc") ?? false)
         }
-        return Enqueue(append: try bool(args, "append") ?? false, play: try bool(args, "play") ?? true, sort: sort)
+        var at: InsertPosition?
+        switch args["at"] {
+        case nil, .null?: at = nil
+        case .string("next")?: at = .next
+        case .string("end")?: at = .end
+        case let value?:
+            guard let index = value.intValue, index >= 0 else {
+                throw ControlError(.badArgument, "\"at\" must be a queue index (0 or more), \"next\" or \"end\"")
+            }
+            at = .index(index)
+        }
+        return Enqueue(append: try bool(args, "append") ?? false, play: try bool(args, "play") ?? play, sort: sort,
+                       queue: try bool(args, "queue") ?? true, at: at)
     }
 
     private static func enqueueArgs(_ e: Enqueue) -> [String: JSONValue] {
@@ -291,6 +337,13 @@ public enum ControlCommand: Equatable, Sendable {
         if let sort = e.sort {
             args["sort"] = .string(sort.key.rawValue)
             args["desc"] = .bool(sort.descending)
+        }
+        if !e.queue { args["queue"] = .bool(false) }
+        switch e.at {
+        case nil: break
+        case .end?: args["at"] = .string("end")
+        case .next?: args["at"] = .string("next")
+        case .index(let index)?: args["at"] = .number(Double(index))
         }
         return args
     }
@@ -302,24 +355,6 @@ public enum SeekTarget: Equatable, Sendable {
     case absolute(ms: Int)
     /// By this much from the current position (negative: back).
     case relative(ms: Int)
-
-    /// Parses previewctl's forms: `SECONDS`, `M:SS`, `+N`, `-N` (N in seconds, fractions allowed).
-    public init?(_ text: String) {
-        let trimmed = text.trimmingWhitespace()
-        guard let sign = trimmed.first else { return nil }
-        let relative = sign == "+" || sign == "-"
-        let body = relative ? String(trimmed.dropFirst()) : trimmed
-        let parts = body.split(separator: ":", omittingEmptySubsequences: false)
-        guard (1...2).contains(parts.count), let last = Double(parts.last!), last >= 0, last.isFinite else { return nil }
-        var seconds = last
-        if parts.count == 2 {
-            guard let minutes = Int(parts[0]), minutes >= 0, last < 60 else { return nil }
-            seconds += Double(minutes * 60)
-        }
-        guard seconds < 86_400 else { return nil }
-        let ms = Int((seconds * 1000).rounded())
-        self = relative ? .relative(ms: sign == "-" ? -ms : ms) : .absolute(ms: ms)
-    }
 }
 
 /// A volume command: to a level, or by a step.
@@ -328,14 +363,4 @@ public enum VolumeChange: Equatable, Sendable {
     case set(Int)
     /// By this much (negative: down); the result is clamped to 0–100.
     case by(Int)
-
-    /// Parses previewctl's forms: `N`, `+N`, `-N`.
-    public init?(_ text: String) {
-        guard let first = text.first, let n = Int(text.dropFirst(first == "+" || first == "-" ? 1 : 0)), n <= 100 else { return nil }
-        switch first {
-        case "+": self = .by(n)
-        case "-": self = .by(-n)
-        default: self = .set(n)
-        }
-    }
 }

@@ -15,8 +15,8 @@ public enum ControlEvent: Equatable, Sendable {
     case outputBack
     /// Volume or mute changed.
     case volume(Int, muted: Bool)
-    /// Repeat or shuffle changed.
-    case modes(repeat: RepeatMode, shuffle: Bool)
+    /// Repeat, shuffle, single or consume changed.
+    case modes(PlaybackModes)
     /// The current track jumped to a position: a seek, or it started again (prev, repeat one).
     case seeked(index: Int, ms: Int, id: Int? = nil)
     /// The current track's artwork was fetched: the path of the cached image.
@@ -58,8 +58,9 @@ extension ControlEvent: Encodable {
             try put("event", "output"); try put("state", "ok")
         case .volume(let level, let muted):
             try put("event", "volume"); try put("volume", level); try put("muted", muted)
-        case .modes(let mode, let shuffle):
-            try put("event", "modes"); try put("repeat", mode.rawValue); try put("shuffle", shuffle)
+        case .modes(let modes):
+            try put("event", "modes"); try put("repeat", modes.repeat.rawValue); try put("shuffle", modes.shuffle)
+            try put("single", modes.single.rawValue); try put("consume", modes.consume)
         case .seeked(let index, let ms, let id):
             try put("event", "seeked"); try put("index", index); try c.encodeIfPresent(id, forKey: Key("id")); try put("positionMs", ms)
         case .artwork(let index, let path, let id):

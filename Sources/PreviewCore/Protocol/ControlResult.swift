@@ -5,6 +5,12 @@ public enum ControlResult: Equatable, Sendable {
     case status(StatusReport)
     /// `queue`.
     case queue(QueueReport)
+    /// `queue` with `since`: what changed.
+    case queueChanges(QueueChangesReport)
+    /// `add`: the new items' ids.
+    case added(AddReport)
+    /// `artwork` with `original`: a chunk of the image file.
+    case artworkFile(ArtworkFileReport)
     /// `search`, `lookup`, `top`, `more`: what was found and queued.
     case catalog(CatalogReport)
     /// `info`.
@@ -25,6 +31,9 @@ extension ControlResult: Encodable {
         switch self {
         case .status(let report): try report.encode(to: encoder)
         case .queue(let report): try report.encode(to: encoder)
+        case .queueChanges(let report): try report.encode(to: encoder)
+        case .added(let report): try report.encode(to: encoder)
+        case .artworkFile(let report): try report.encode(to: encoder)
         case .catalog(let report): try report.encode(to: encoder)
         case .info(let report): try report.encode(to: encoder)
         case .artwork(let report): try report.encode(to: encoder)

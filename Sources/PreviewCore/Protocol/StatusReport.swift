@@ -39,12 +39,21 @@ public struct StatusReport: Codable, Equatable, Sendable {
     public var loudness: LoudnessReport?
     /// True when `next` moves to another track (not past the end of the queue).
     public var hasNext: Bool = false
+    /// The item that plays after the current one (at its end, or on `next` when single stops
+    /// there) under repeat, shuffle, single and consume, by id and index; nil when none.
+    public var nextId: Int?
+    public var nextIndex: Int?
+    /// Stop (or repeat) at the end of the current track: off, on or oneshot.
+    public var single: SingleMode = .off
+    /// Played items leave the queue.
+    public var consume: Bool = false
     /// The current track's artwork, once fetched: the path of the cached JPEG or PNG file.
     public var artwork: String?
 
     private enum CodingKeys: String, CodingKey {
         case state, index, id, queueVersion, positionMs, durationMs, queueLength, track, error, output
         case buffering, volume, muted, `repeat`, shuffle, slots, switchMicroseconds, loudness, hasNext, artwork
+        case nextId, nextIndex, single, consume
     }
 
     public init(from decoder: any Decoder) throws {
@@ -69,6 +78,10 @@ public struct StatusReport: Codable, Equatable, Sendable {
         loudness = try c.decodeIfPresent(LoudnessReport.self, forKey: .loudness)
         hasNext = try c.decodeIfPresent(Bool.self, forKey: .hasNext) ?? false
         artwork = try c.decodeIfPresent(String.self, forKey: .artwork)
+        nextId = try c.decodeIfPresent(Int.self, forKey: .nextId)
+        nextIndex = try c.decodeIfPresent(Int.self, forKey: .nextIndex)
+        single = try c.decodeIfPresent(SingleMode.self, forKey: .single) ?? .off
+        consume = try c.decodeIfPresent(Bool.self, forKey: .consume) ?? false
     }
 
     /// Encodes every key, absent values as `null`, so clients can rely on the keys being there.
@@ -94,6 +107,10 @@ public struct StatusReport: Codable, Equatable, Sendable {
         try c.encode(loudness, forKey: .loudness)
         try c.encode(hasNext, forKey: .hasNext)
         try c.encode(artwork, forKey: .artwork)
+        try c.encode(nextId, forKey: .nextId)
+        try c.encode(nextIndex, forKey: .nextIndex)
+        try c.encode(single, forKey: .single)
+        try c.encode(consume, forKey: .consume)
     }
 
     /// A report with every field given.

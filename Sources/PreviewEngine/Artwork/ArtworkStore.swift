@@ -161,6 +161,27 @@ public final class ArtworkStore: @unchecked Sendable {   // confined to the engi
         return [UInt8](data)
     }
 
+    /// Up to `count` bytes of a stored image from `offset` (none at or past its end) and the whole
+    /// file's size; nil when unreadable or larger than an image may be.
+    static func read(_ path: String, offset: Int, count: Int) -> (size: Int, bytes: [UInt8])? {
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { return nil }
+        defer { close(fd) }
+        var info = stat()
+        guard fstat(fd, &info) == 0, info.st_size <= maxImageBytes else { return nil }
+        let size = Int(info.st_size)
+        let wanted = max(0, min(count, size - offset))
+        var bytes = [UInt8](repeating: 0, count: wanted)
+        var got = 0
+        while got < wanted {
+            let n = bytes.withUnsafeMutableBytes { pread(fd, $0.baseAddress! + got, wanted - got, off_t(offset + got)) }
+            if n < 0, errno == EINTR { continue }
+            guard n > 0 else { return nil }
+            got += n
+        }
+        return (size, bytes)
+    }
+
     private static func write(_ bytes: [UInt8], to path: String) -> Bool {
         let temporary = path + ".part"
         let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0o600)

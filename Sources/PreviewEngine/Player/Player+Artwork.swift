@@ -47,3 +47,18 @@ extension Player {
         }
     }
 }
+
+extension Player {
+    /// A chunk of queue item `item`'s artwork file (the current one's when nil) as fetched, from
+    /// `offset`: at most `ArtworkFileReport.maxChunk` bytes, read on the disk thread.
+    func artworkFile(_ item: Int?, offset: Int) async throws -> ArtworkFileReport {
+        guard let item = item ?? core.transport.item else { throw ControlError(.rejected, "nothing is playing") }
+        guard let artwork else { throw ControlError(.rejected, "artwork is off (no cache folder)") }
+        guard let url = core.artworkURL(item: item) else { throw ControlError(.rejected, "the track has no artwork") }
+        guard let path = await artwork.fetch(url) else { throw ControlError(.rejected, "the artwork could not be fetched") }
+        let chunk = await ArtworkStore.onDisk { ArtworkStore.read(path, offset: offset, count: ArtworkFileReport.maxChunk) }
+        guard let chunk else { throw ControlError(.invalidData, "artwork: cannot read \(path)") }
+        let mime = path.hasSuffix(".png") ? "image/png" : "image/jpeg"
+        return ArtworkFileReport(mime: mime, size: chunk.size, offset: offset, data: chunk.bytes)
+    }
+}

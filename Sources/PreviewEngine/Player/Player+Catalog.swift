@@ -1,42 +1,72 @@
 import PreviewCore
 
-/// Catalog commands: search, lookup, the chart and paging put what they find into the queue;
-/// `info` and `share` describe a queue item.
+/// Catalog commands: search, lookup, the chart and paging put what they find into the queue (or,
+/// with `"queue": false`, only answer it); `add` inserts tracks where asked; `info` and `share`
+/// describe a queue item.
 extension Player {
     func search(_ query: CatalogQuery, _ enqueue: Enqueue) async throws -> CatalogReport {
         let page = try await catalog.search(query)
         let mayHaveMore = page.album == nil && page.results.count + page.skipped >= query.limit
         let report = try place(page, enqueue, what: query.summary, mayHaveMore: mayHaveMore, paging: mayHaveMore)
-        lastSearch = LastSearch(query: query, enqueue: enqueue, mayHaveMore: mayHaveMore)
+        let last = LastSearch(query: query, enqueue: enqueue, mayHaveMore: mayHaveMore)
+        if enqueue.queue { lastSearch = last } else { lastLook = last }
         return report
     }
 
     func lookup(_ query: LookupQuery, _ enqueue: Enqueue) async throws -> CatalogReport {
         let page = try await catalog.lookup(query)
         let report = try place(page, enqueue, what: "id \(query.ids.map(String.init).joined(separator: ","))", mayHaveMore: false,
-                               paging: enqueue.append ? nil : false)
-        if !enqueue.append { lastSearch = nil }   // `more` pages searches, not this queue
+                               paging: enqueue.destination == nil ? false : nil)
+        if enqueue.queue, enqueue.destination == nil { lastSearch = nil }   // `more` pages searches, not this queue
         return report
     }
 
     func top(_ query: ChartQuery, _ enqueue: Enqueue) async throws -> CatalogReport {
         let page = try await catalog.topSongs(query)
-        let report = try place(page, enqueue, what: "the top-songs chart", mayHaveMore: false, paging: enqueue.append ? nil : false)
-        if !enqueue.append { lastSearch = nil }
+        let report = try place(page, enqueue, what: "the top-songs chart", mayHaveMore: false,
+                               paging: enqueue.destination == nil ? false : nil)
+        if enqueue.queue, enqueue.destination == nil { lastSearch = nil }
         return report
     }
 
-    /// The next page of the last search, appended; it plays when nothing else does.
-    func more() async throws -> CatalogReport {
-        guard let last = lastSearch else { throw ControlError(.rejected, "no search to continue; search first") }
+    /// The next page of the last search, appended; it plays when nothing else does. `queue` false:
+    /// the next page of the last search that only answered (`lastLook`), answered the same way.
+    func more(queue: Bool = true) async throws -> CatalogReport {
+        guard let last = queue ? lastSearch : lastLook else {
+            throw ControlError(.rejected, queue ? "no search to continue; search first" : "no search with \"queue\": false to continue")
+        }
         guard last.mayHaveMore else { throw ControlError(.noResults, "no more results for \(last.query.summary)") }
         let query = last.query.nextPage
         var enqueue = last.enqueue
         enqueue.append = true   // it plays when nothing does once it arrives (the core decides then)
+        enqueue.at = nil
         let page = try await catalog.search(query)
         let mayHaveMore = page.results.count + page.skipped >= query.limit
-        lastSearch = LastSearch(query: query, enqueue: last.enqueue, mayHaveMore: mayHaveMore)
+        let next = LastSearch(query: query, enqueue: last.enqueue, mayHaveMore: mayHaveMore)
+        if queue { lastSearch = next } else { lastLook = next }
         return try place(page, enqueue, what: "\(query.summary) from \(query.offset + 1)", mayHaveMore: mayHaveMore, paging: mayHaveMore)
+    }
+
+    /// `add`: tracks given, or catalog ids looked up in one call, inserted where `enqueue` says as
+    /// one change of the queue.
+    func add(_ source: AddSource, _ enqueue: Enqueue) async throws -> AddReport {
+        var asked: [Track?]
+        switch source {
+        case .tracks(let tracks): asked = tracks
+        case .trackIds(let ids):
+            let page = try await catalog.lookup(LookupQuery(ids: ids, entity: nil))
+            var found: [Int: Track] = [:]
+            for track in page.results where track.wrapperType == "track" { if let id = track.trackId { found[id] = track } }
+            asked = ids.map { found[$0] }
+        }
+        let tracks = asked.compactMap { $0 }
+        let positions = asked.indices.filter { asked[$0] != nil }   // where each found track was asked
+        var notQueued = asked.indices.filter { asked[$0] == nil }.map { CatalogReport.NotQueued(result: $0, reason: "not found in the catalog") }
+        let placement = try core.place(tracks, at: enqueue.destination ?? .end, play: enqueue.play, morePages: nil)
+        run(placement.effects)
+        notQueued += placement.notQueued.map { CatalogReport.NotQueued(result: positions[$0.result], reason: $0.reason) }
+        log(.info, "add: \(placement.ids.count) of \(asked.count) queued" + (placement.firstIndex.map { " at \($0)" } ?? ""))
+        return AddReport(ids: placement.ids, queueVersion: core.queue.version, notQueued: notQueued.sorted { $0.result < $1.result })
     }
 
     /// Fetches the next page of the last search (the core asks, with `--autopage`, when playback
@@ -58,24 +88,34 @@ extension Player {
         if !isShutDown { core.pageEnded(morePages: lastSearch?.mayHaveMore ?? false) }
     }
 
-    /// Sorts `page`, has the core queue its playable tracks (replacing or appending) and reports
-    /// what happened; `paging`: whether `more` may follow now (nil: as before).
+    /// Sorts `page`, has the core queue its playable tracks (replacing or inserting) and reports
+    /// what happened; `paging`: whether `more` may follow now (nil: as before). With `queue`
+    /// false nothing is queued: the report says which results could be.
     private func place(_ page: CatalogPage, _ enqueue: Enqueue, what: String, mayHaveMore: Bool, paging: Bool?) throws -> CatalogReport {
         let results = enqueue.sort?.sorted(page.results) ?? page.results
         guard !results.isEmpty else {
             throw ControlError(.noResults, "no results for \(what)" + (page.skipped > 0 ? " (\(page.skipped) malformed entries skipped)" : ""))
         }
         if page.skipped > 0 { log(.warning, "\(what): skipped \(page.skipped) malformed entries") }
-        // Where it lands is decided now, against the queue as it is (other clients may have edited it).
-        let placement = try core.place(results, append: enqueue.append, play: enqueue.play, morePages: paging)
-        run(placement.effects)
-        if placement.ids.isEmpty {
-            log(.info, "\(what): \(results.count) results, none with a playable preview; the queue is unchanged")
+        var placement = PlayerCore.Placement()
+        if enqueue.queue {
+            // Where it lands is decided now, against the queue as it is (other clients may have edited it).
+            placement = try core.place(results, at: enqueue.destination, play: enqueue.play, morePages: paging)
+            run(placement.effects)
+            if placement.ids.isEmpty {
+                log(.info, "\(what): \(results.count) results, none with a playable preview; the queue is unchanged")
+            } else {
+                log(.info, "\(what): \(results.count) results, \(placement.ids.count) queued" + (enqueue.destination != nil ? " at \(placement.firstIndex ?? 0)" : ""))
+            }
         } else {
-            log(.info, "\(what): \(results.count) results, \(placement.ids.count) queued" + (enqueue.append ? " at \(placement.firstIndex ?? 0)" : ""))
+            placement.notQueued = core.sortOut(results).notQueued
+            log(.info, "\(what): \(results.count) results (answered, not queued)")
         }
-        return CatalogReport(results: results, firstQueueIndex: placement.firstIndex, notQueued: placement.notQueued, skipped: page.skipped,
-                             requests: page.requests, album: page.album, mayHaveMore: mayHaveMore, status: status())
+        var report = CatalogReport(results: results, firstQueueIndex: placement.firstIndex, notQueued: placement.notQueued, skipped: page.skipped,
+                                   requests: page.requests, album: page.album, mayHaveMore: mayHaveMore, status: status())
+        report.ids = placement.ids
+        report.queued = enqueue.queue
+        return report
     }
 
     /// The details of queue item `item` (the current one when nil) and its artist's block.

@@ -28,6 +28,8 @@ public actor Player {
     /// The autopage call under way; shutdown waits for it.
     var autopaging: Task<Void, Never>?
     var lastSearch: LastSearch?
+    /// The last search that only answered (`"queue": false`), for `more` with `"queue": false`.
+    var lastLook: LastSearch?
     /// Set by `shutdown`: engine events that come later change nothing.
     var isShutDown = false
     /// The next position tick, while a front-end wants them and a track plays.
@@ -97,16 +99,23 @@ public actor Player {
     /// Carries out `command` as a client's, received at `received`: subscribers are told what
     /// changed, and a track change is timed. The one way in for every front-end (`EngineHandle`).
     public func perform(_ command: ControlCommand, received: UInt64 = MonotonicClock.nanoseconds()) async throws(ControlError) -> ControlResult {
-        switch command {
-        case .next, .prev, .play, .seek, .search, .lookup, .top:
+        if Self.mayChangeTrack(command) {
             switchCommandAt = received
             switchSlot = nil
-        default: break
         }
         do {
             return try await handle(command)
         } catch {
             throw controlError(error)
+        }
+    }
+
+    /// Commands whose track change is timed (`switchMicroseconds`).
+    private static func mayChangeTrack(_ command: ControlCommand) -> Bool {
+        switch command {
+        case .next, .prev, .play, .seek: return true
+        case .search(_, let enqueue), .lookup(_, let enqueue), .top(_, let enqueue): return enqueue.queue
+        default: return false
         }
     }
 
@@ -132,10 +141,13 @@ public actor Player {
         case .search(let query, let enqueue): return .catalog(try await search(query, enqueue))
         case .lookup(let query, let enqueue): return .catalog(try await lookup(query, enqueue))
         case .top(let query, let enqueue): return .catalog(try await top(query, enqueue))
-        case .more: return .catalog(try await more())
+        case .more(let queue): return .catalog(try await more(queue: queue))
+        case .add(let source, let enqueue): return .added(try await add(source, enqueue))
         case .info(let item): return .info(try await info(item.map { ref throws(ControlError) in try core.queue.id(of: ref) }))
         case .artwork(let item, let width, let height):
             return .artwork(try await artworkThumbnail(item.map { ref throws(ControlError) in try core.queue.id(of: ref) }, width: width, height: height))
+        case .artworkFile(let item, let offset):
+            return .artworkFile(try await artworkFile(item.map { ref throws(ControlError) in try core.queue.id(of: ref) }, offset: offset))
         case .share: return .share(try share())
         case .clear:
             lastSearch = nil
@@ -155,8 +167,11 @@ public actor Player {
         case .mute(let on): run(core.mute(on))
         case .setRepeat(let mode): run(try core.apply(.setRepeat(mode)))
         case .setShuffle(let on): run(try core.apply(.setShuffle(on, seed: UInt64.random(in: 0...UInt64.max))))
+        case .setSingle(let mode): run(try core.apply(.setSingle(mode)))
+        case .setConsume(let on): run(try core.apply(.setConsume(on)))
         case .status: break
-        case .queue: return .queue(QueueReport(index: core.position, queue: core.queue))
+        case .queue(nil): return .queue(QueueReport(index: core.position, queue: core.queue))
+        case .queue(let since?): return .queueChanges(QueueChangesReport(core.queue, since: since))
         case .memory: return .memory(memoryReport())
         }
         return .status(status())
@@ -180,6 +195,10 @@ public actor Player {
         report.loudness = item.flatMap { core.loudnessReport(item: $0.id) }
         report.artwork = core.currentArtworkPath
         report.hasNext = core.transport.next(in: core.queue) != nil
+        report.nextId = core.transport.following(in: core.queue)
+        report.nextIndex = report.nextId.flatMap(core.queue.position(ofID:))
+        report.single = core.transport.single
+        report.consume = core.transport.consume
         report.switchMicroseconds = switchMicroseconds()
         return report
     }

@@ -47,7 +47,7 @@ extension Previewctl {
             let invocation = root.options.invocation
             let report: QueueReport
             do {
-                let response = try ControlClient(path: invocation.socketPath).send(.queue, as: Invocation.TypedResponse<QueueReport>.self)
+                let response = try ControlClient(path: invocation.socketPath).send(.queue(since: nil), as: Invocation.TypedResponse<QueueReport>.self)
                 guard let result = response.result else { throw ExitCode(ExitStatus.brokenAnswer) }
                 report = result
             } catch let failure as ControlClient.Failure {

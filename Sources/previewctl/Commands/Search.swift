@@ -28,24 +28,43 @@ extension Previewctl {
         }
     }
 
-    /// `previewctl add`: a search appended to the queue.
+    /// `previewctl add`: a search added to the queue (at the end, or where --at says), or iTunes
+    /// track ids (--track).
     struct Add: ParsableCommand {
         static let configuration = CommandConfiguration(commandName: "add", 
-            abstract: "Search and append the results to the queue (search --append).",
+            abstract: "Search and add the results to the queue (at the end, or --at N|next), or add iTunes track ids (--track).",
             discussion: """
                 Examples:
                   previewctl add "norah jones"
-                  previewctl add --artist adele --song hello
+                  previewctl add --artist adele --song hello --at next
+                  previewctl add --ids 1469577741 1440818839 --at 0
                 """)
 
         @ParentCommand var root: Previewctl
         @OptionGroup var fields: SearchFields
         @OptionGroup var queue: QueueOptions
+        @OptionGroup var insert: InsertOption
+
+        @Flag(name: .customLong("ids"), help: "The words are iTunes track ids (1–200, spaces or commas between), added without a search.")
+        var byId = false
+
+        /// The track ids of the words, with --ids.
+        var ids: [Int]? { byId ? LookupQuery.ids(fields.term.joined(separator: ",")) : nil }
+
+        func validate() throws {
+            if byId, (ids?.count ?? 0) == 0 || ids!.count > 200 { throw ValidationError("--ids takes 1–200 positive track ids") }
+            if queue.noQueue { throw ValidationError("add always queues; use search --no-queue to look") }
+        }
 
         func run() throws {
             var enqueue = queue.enqueue
             enqueue.append = true
-            try root.options.run(.search(fields.query, enqueue), human: Output.catalog)
+            enqueue.at = insert.position
+            if let ids {
+                try root.options.run(.add(.trackIds(ids), enqueue), as: AddReport.self, human: Output.added)
+            } else {
+                try root.options.run(.search(fields.query, enqueue), human: Output.catalog)
+            }
         }
     }
 
@@ -152,7 +171,7 @@ extension Previewctl {
         @ParentCommand var root: Previewctl
 
         func run() throws {
-            try root.options.run(.more, human: Output.catalog)
+            try root.options.run(.more(queue: true), human: Output.catalog)
         }
     }
 }

@@ -22,13 +22,13 @@ extension Previewctl {
         var position: [String] = []
 
         func validate() throws {
-            guard position.count == 1, SeekTarget(position[0]) != nil else {
+            guard position.count == 1, SeekTarget(typed: position[0]) != nil else {
                 throw ValidationError("give one position: SECONDS, M:SS, +N or -N (e.g. seek 12, seek -5)")
             }
         }
 
         func run() throws {
-            try root.options.run(.seek(SeekTarget(position[0])!), as: StatusReport.self, human: Output.status)
+            try root.options.run(.seek(SeekTarget(typed: position[0])!), as: StatusReport.self, human: Output.status)
         }
     }
 }

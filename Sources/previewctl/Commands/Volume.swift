@@ -20,13 +20,13 @@ extension Previewctl {
         var level: [String] = []
 
         func validate() throws {
-            guard level.count <= 1, level.first.map({ VolumeChange($0) != nil }) ?? true else {
+            guard level.count <= 1, level.first.map({ VolumeChange(typed: $0) != nil }) ?? true else {
                 throw ValidationError("give N (0–100), +N or -N, e.g. volume 60, volume -5")
             }
         }
 
         func run() throws {
-            try root.options.run(.volume(level.first.flatMap(VolumeChange.init)), as: StatusReport.self, human: Output.status)
+            try root.options.run(.volume(level.first.flatMap { VolumeChange(typed: $0) }), as: StatusReport.self, human: Output.status)
         }
     }
 }

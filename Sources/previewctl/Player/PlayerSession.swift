@@ -198,7 +198,7 @@ final class PlayerSession {
             screen.positionMs = s.positionMs
             screen.durationMs = s.durationMs
         }
-        if queue, let q = try? client.send(.queue, as: Invocation.TypedResponse<QueueReport>.self).result { screen.queue = q }
+        if queue, let q = try? client.send(.queue(since: nil), as: Invocation.TypedResponse<QueueReport>.self).result { screen.queue = q }
         refreshArtwork()
     }
 
