@@ -12,8 +12,8 @@ final class PreviewctlTests: XCTestCase {
     func testNoDaemonIsExitStatus3WithAClearMessage() throws {
         let path = NSTemporaryDirectory() + "no-previewd-\(getpid())/previewd.sock"
         // The forms previewctl reads (seek's, volume's, --at's) get as far as asking previewd.
-        let typed = [["seek", "12"], ["seek", "0:12.5"], ["seek", "1:05"], ["seek", "+5"], ["seek", "--", "-2.5"],
-                     ["volume", "40"], ["volume", "+5"], ["volume", "--", "-5"], ["add", "x", "--at", "next"], ["add", "--ids", "1,2", "--at", "0"],
+        let typed = [["seek", "12"], ["seek", "0:12.5"], ["seek", "1:05"], ["seek", "+5"], ["seek", "-2.5"],
+                     ["volume", "40"], ["volume", "+5"], ["volume", "-5"], ["add", "x", "--at", "next"], ["add", "--ids", "1,2", "--at", "0"],
                      ["consume", "on"], ["single", "oneshot"], ["queue", "--since", "3"], ["search", "x", "--no-queue"]]
         for command in [["status"], ["next"], ["--json", "queue"], ["search", "x"]] + typed {
             let result = try previewctl(["--socket", path] + command)
