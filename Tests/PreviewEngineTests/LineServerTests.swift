@@ -92,10 +92,11 @@ final class LineServerTests: XCTestCase {
         let (server, echo) = try serve(LineRules(maxPushBacklog: 64 << 10))
         let sleeper = try client(receiveBuffer: 4096)
         try sleeper.send("flood 100000")
+        waitFor { self.onLoop { echo.seen.contains("closed") } }
+        XCTAssertEqual(onLoop { echo.seen }, ["got flood 100000", "closed"])
         let pushed = onLoop { () -> Int in echo.pushed }
         XCTAssertLessThan(pushed, 1000, "cut off long before 100,000 lines (100 MB)")
         XCTAssertEqual(onLoop { server.clientCount }, 0, "the sleeper is gone")
-        XCTAssertEqual(onLoop { echo.seen.last }, "closed")
 
         let reader = try client()
         try reader.send("big 1000000")
@@ -115,7 +116,7 @@ final class LineServerTests: XCTestCase {
     /// An idle client is closed after the idle timeout; one that waits (in `idle`) never is, and
     /// its `noidle` is seen at once although its `idle` has no answer yet.
     func testIdleTimeoutSparesAClientThatWaits() throws {
-        let (_, echo) = try serve(LineRules(idleTimeout: 0.5, delivery: .atOnce))
+        let (_, echo) = try serve(LineRules(idleTimeout: 0.5, delivery: .inOrderUnlessWaiting))
         let waiter = try client()
         try waiter.send("idle")
         let idle = try client()   // connected after the waiter: its timeout ends later than the waiter's would
@@ -137,6 +138,30 @@ final class LineServerTests: XCTestCase {
         XCTAssertEqual(try client.receiveText(), "SLOW")
         XCTAssertEqual(try client.receiveText(), "ECHO quick")
         XCTAssertEqual(onLoop { echo.seen }, ["got slow", "answered slow", "got quick"])
+    }
+
+    /// At once, a line sent while another waits for its answer is handed over as soon as it is read;
+    /// the protocol orders the answers (this one does not).
+    func testAtOnceHandsALineOverWhileAnotherWaits() throws {
+        let (_, echo) = try serve(LineRules(delivery: .atOnce))
+        let client = try client()
+        try client.send("slow")
+        try client.send("quick")
+        XCTAssertEqual(try client.receiveText(), "ECHO quick")
+        XCTAssertEqual(try client.receiveText(), "SLOW")
+        XCTAssertEqual(onLoop { echo.seen }, ["got slow", "got quick", "answered slow"])
+    }
+
+    /// In order unless waiting, a client in `idle` can still be heard; otherwise lines wait their turn.
+    func testInOrderUnlessWaitingHearsALineOnlyWhileWaiting() throws {
+        let (_, echo) = try serve(LineRules(delivery: .inOrderUnlessWaiting))
+        let client = try client()
+        try client.send("slow")
+        try client.send("idle")
+        try client.send("noidle")
+        XCTAssertEqual(try client.receiveText(), "SLOW")
+        XCTAssertEqual(try client.receiveText(), "IDLE interrupted")
+        XCTAssertEqual(onLoop { echo.seen }, ["got slow", "answered slow", "got idle", "got noidle", "answered idle"])
     }
 
     /// With `maxClients` taken, a newcomer takes the place of the idle client heard from longest

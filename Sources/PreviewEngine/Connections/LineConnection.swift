@@ -13,9 +13,10 @@ public final class LineConnection: @unchecked Sendable {   // confined to the en
     /// What the protocol keeps for this client.
     public var context: AnyObject?
     /// The client waits for output it did not ask for (subscribed to events, MPD's `idle`): it is
-    /// then never disconnected for being idle, nor to make room for another.
+    /// then never disconnected for being idle, nor to make room for another (and, delivering
+    /// `inOrderUnlessWaiting`, its next line is handed over at once).
     public var isWaiting = false {
-        didSet { if isWaiting != oldValue { server.restartTimer(self) } }
+        didSet { if isWaiting != oldValue { server.dispatch(self) } }
     }
     /// False once the connection is closed (or closing): answers and pushes are then dropped.
     public var isOpen: Bool { !closed && !closing }

@@ -5,8 +5,12 @@ public struct LineRules: Sendable {
         /// One at a time: the next line is handed over once the last is answered, so answers stay in
         /// request order; lines read ahead wait in a bounded queue (the JSON socket).
         case inOrder
-        /// As soon as they are read, even while earlier ones wait for their answers (MPD's `noidle`
-        /// interrupting an `idle`); at most `maxQueuedLines` unanswered, the protocol orders the answers.
+        /// In order, except while the connection is marked waiting (`LineConnection.isWaiting`): then
+        /// the next line is handed over at once, although the one that made it wait has no answer
+        /// yet (MPD's `noidle` interrupting an `idle`).
+        case inOrderUnlessWaiting
+        /// As soon as they are read, even while earlier ones wait for their answers; at most
+        /// `maxQueuedLines` unanswered, and the protocol keeps its answers in order.
         case atOnce
     }
 

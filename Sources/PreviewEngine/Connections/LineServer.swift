@@ -68,7 +68,7 @@ public final class LineServer: @unchecked Sendable {   // state confined to `loo
         _ = fcntl(listener.fd, F_SETFD, FD_CLOEXEC)   // systemd passes it inheritable; an event hook must not get it
         listeners.withLock { $0.append(listener) }
         loop.execute { [self] in
-            guard !stopped else { return }
+            guard !stopped else { Glibc.close(listener.fd); return }
             watched.append(listener)
             loop.watch(listener.fd, events: acceptPaused ? 0 : Int16(POLLIN)) { [unowned self] _ in acceptClients(from: listener) }
         }
@@ -217,12 +217,11 @@ public final class LineServer: @unchecked Sendable {   // state confined to `loo
     }
 
     /// Hands the connection's lines to the protocol: the next once the last is answered (in order),
-    /// or all of them up to the bound (at once).
-    private func dispatch(_ connection: LineConnection) {
+    /// or all of them up to the bound (at once, or in order while it is marked waiting).
+    func dispatch(_ connection: LineConnection) {
         guard !connection.dispatching else { return }   // an answer given inside `received`: the loop below goes on
         connection.dispatching = true
-        let limit = rules.delivery == .inOrder ? 1 : rules.maxQueuedLines
-        while !connection.closed, !connection.closing, connection.awaiting < limit, !connection.lines.isEmpty {
+        while !connection.closed, !connection.closing, !connection.lines.isEmpty, mayHandOver(to: connection) {
             let line = connection.lines.removeFirst()
             connection.awaiting += 1
             inFlight += 1
@@ -231,6 +230,14 @@ public final class LineServer: @unchecked Sendable {   // state confined to `loo
         connection.dispatching = false
         updateInterest(connection)
         restartTimer(connection)
+    }
+
+    private func mayHandOver(to connection: LineConnection) -> Bool {
+        switch rules.delivery {
+        case .inOrder: connection.awaiting == 0
+        case .inOrderUnlessWaiting: connection.awaiting == 0 || (connection.isWaiting && connection.awaiting < rules.maxQueuedLines)
+        case .atOnce: connection.awaiting < rules.maxQueuedLines
+        }
     }
 
     /// The protocol's answer to the oldest line it was handed by `connection`.
