@@ -57,6 +57,8 @@ public struct Transport: Equatable, Sendable {
         case setRepeat(RepeatMode)
         /// Shuffle the play order (the current track stays current), or go back to the queue's order.
         case setShuffle(Bool, seed: UInt64)
+        /// Shuffle in exactly this order of the queue's item ids (each once).
+        case setShuffleOrder([Int])
         /// Stop (or repeat) at the end of the current track.
         case setSingle(SingleMode)
         /// Remove each item from the queue once it has played.
@@ -91,6 +93,8 @@ public struct Transport: Equatable, Sendable {
         case notPlayable(position: Int)
         /// Nothing is loaded that could be paused, resumed or sought in.
         case nothingToControl
+        /// A shuffled order that is not every queue item once.
+        case notAnOrder
 
         /// One line for the user.
         public var message: String {
@@ -99,6 +103,7 @@ public struct Transport: Equatable, Sendable {
             case .noSuchItem(let id): return "no track with id \(id) in the queue"
             case .notPlayable(let position): return "track \(position) has no playable preview"
             case .nothingToControl: return "nothing is playing"
+            case .notAnOrder: return "an order names every queue item's id once"
             }
         }
     }
@@ -289,6 +294,13 @@ public struct Transport: Equatable, Sendable {
         case .setShuffle(let on, let newSeed):
             seed = newSeed
             order = on ? .shuffled(queue, first: item, seed: nextSeed()) : PlayOrder()
+            return []
+
+        case .setShuffleOrder(let ids):
+            guard ids.count == queue.count, Set(ids).count == ids.count, ids.allSatisfy({ queue.position(ofID: $0) != nil }) else {
+                throw .notAnOrder
+            }
+            order = PlayOrder(shuffle: ids)
             return []
 
         case .setSingle(let mode):

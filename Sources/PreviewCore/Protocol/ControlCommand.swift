@@ -55,6 +55,9 @@ public enum ControlCommand: Equatable, Sendable {
     case setRepeat(RepeatMode)
     /// Shuffle the play order or not.
     case setShuffle(Bool)
+    /// Shuffle in exactly this order of queue item ids (every item once): a restore gives back the
+    /// order it saved.
+    case shuffleOrder([Int])
     /// Stop (or repeat) at the end of the current track, always or once.
     case setSingle(SingleMode)
     /// Remove each item from the queue once it has played.
@@ -66,6 +69,25 @@ public enum ControlCommand: Equatable, Sendable {
     case queue(since: Int?)
     /// What previewd holds in memory: live loads and every store against its bound.
     case memory
+    /// Save the queue as list `name` (after what it holds, with `append`).
+    case save(ListName, append: Bool)
+    /// Put list `name`'s tracks in the queue (replacing it, or where `Enqueue.at` says).
+    case load(ListName, Enqueue)
+    /// Every saved list with its size; with a name, that list's tracks.
+    case lists(ListName?)
+    /// Delete list `name`.
+    case forget(ListName)
+    /// Rename a list.
+    case rename(ListName, to: ListName)
+    /// Add tracks (or catalog ids) to the end of list `name`.
+    case listAdd(ListName, AddSource)
+    /// Remove the track at `index` of list `name` (every track when nil).
+    case listRemove(ListName, index: Int?)
+    /// Add a queue item (the current one when nil) to the shortlist (the list `marked`), or take it off.
+    case mark(QueueRef?)
+    case unmark(QueueRef?)
+    /// The newest `limit` previews heard for five seconds or more.
+    case history(limit: Int)
 
     /// Parses `request`, or explains what is wrong with it.
     public init(_ request: ControlRequest) throws(ControlError) {
@@ -182,8 +204,26 @@ public enum ControlCommand: Equatable, Sendable {
         case "consume":
             guard let on = args["on"]?.boolValue else { throw ControlError(.badArgument, "consume needs \"on\": true or false") }
             self = .setConsume(on)
+        case "shuffle" where args["order"] != nil:
+            guard case .array(let list)? = args["order"], case let ids = list.compactMap(\.intValue), ids.count == list.count, !ids.isEmpty else {
+                throw ControlError(.badArgument, "\"order\" must be the queue's item ids in the order to play them")
+            }
+            self = .shuffleOrder(ids)
         case "status": self = .status
         case "memory": self = .memory
+        case "save": self = .save(try Self.listName(args), append: try Self.bool(args, "append") ?? false)
+        case "load": self = .load(try Self.listName(args), try Self.enqueue(args))
+        case "lists": self = .lists(try Self.string(args, "name").map { text throws(ControlError) in try ListName(text) })
+        case "forget": self = .forget(try Self.listName(args))
+        case "rename": self = .rename(try Self.listName(args), to: try Self.listName(args, "to"))
+        case "listadd": self = .listAdd(try Self.listName(args), try AddSource(args))
+        case "listremove": self = .listRemove(try Self.listName(args), index: try Self.index(args, "index"))
+        case "mark": self = .mark(try Self.ref(args))
+        case "unmark": self = .unmark(try Self.ref(args))
+        case "history":
+            let limit = try Self.int(args, "limit") ?? 20
+            guard (1...10_000).contains(limit) else { throw ControlError(.badArgument, "\"limit\" must be 1–10000") }
+            self = .history(limit: limit)
         case "queue": self = .queue(since: try Self.index(args, "since"))
         default:
             throw ControlError(.unknownCommand, "unknown command \"\(String(request.cmd.prefix(64)))\"")
@@ -256,8 +296,24 @@ public enum ControlCommand: Equatable, Sendable {
         case .setShuffle(let on): return ControlRequest(id: id, cmd: "shuffle", args: ["on": .bool(on)])
         case .setSingle(let mode): return ControlRequest(id: id, cmd: "single", args: ["mode": .string(mode.rawValue)])
         case .setConsume(let on): return ControlRequest(id: id, cmd: "consume", args: ["on": .bool(on)])
+        case .shuffleOrder(let ids): return ControlRequest(id: id, cmd: "shuffle", args: ["on": .bool(true), "order": .array(ids.map { .number(Double($0)) })])
         case .status: return ControlRequest(id: id, cmd: "status")
         case .memory: return ControlRequest(id: id, cmd: "memory")
+        case .save(let name, let append): return ControlRequest(id: id, cmd: "save", args: ["name": .string(name.description), "append": .bool(append)])
+        case .load(let name, let e):
+            return ControlRequest(id: id, cmd: "load", args: Self.enqueueArgs(e).merging(["name": .string(name.description)]) { $1 })
+        case .lists(let name): return ControlRequest(id: id, cmd: "lists", args: name.map { ["name": .string($0.description)] })
+        case .forget(let name): return ControlRequest(id: id, cmd: "forget", args: ["name": .string(name.description)])
+        case .rename(let name, let new): return ControlRequest(id: id, cmd: "rename", args: ["name": .string(name.description), "to": .string(new.description)])
+        case .listAdd(let name, let source):
+            return ControlRequest(id: id, cmd: "listadd", args: source.args.merging(["name": .string(name.description)]) { $1 })
+        case .listRemove(let name, let index):
+            var args: [String: JSONValue] = ["name": .string(name.description)]
+            if let index { args["index"] = .number(Double(index)) }
+            return ControlRequest(id: id, cmd: "listremove", args: args)
+        case .mark(let item): return ControlRequest(id: id, cmd: "mark", args: item.map { Self.args($0) })
+        case .unmark(let item): return ControlRequest(id: id, cmd: "unmark", args: item.map { Self.args($0) })
+        case .history(let limit): return ControlRequest(id: id, cmd: "history", args: ["limit": .number(Double(limit))])
         case .queue(let since): return ControlRequest(id: id, cmd: "queue", args: since.map { ["since": .number(Double($0))] })
         }
     }
@@ -300,6 +356,12 @@ public enum ControlCommand: Equatable, Sendable {
         guard let text = value.stringValue else { throw ControlError(.badArgument, "\"\(key)\" must be a string") }
         guard text.utf8.count <= 1000 else { throw ControlError(.badArgument, "\"\(key)\" is too long") }
         return text
+    }
+
+    /// A list name under `key` (default `name`), checked.
+    private static func listName(_ args: [String: JSONValue], _ key: String = "name") throws(ControlError) -> ListName {
+        guard let text = try string(args, key) else { throw ControlError(.badArgument, "give the list's \"\(key)\"") }
+        return try ListName(text)
     }
 
     static func bool(_ args: [String: JSONValue], _ key: String) throws(ControlError) -> Bool? {
