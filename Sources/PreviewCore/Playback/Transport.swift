@@ -20,8 +20,9 @@ public struct Transport: Equatable, Sendable {
 
     /// What the player asks or the engine reports.
     public enum Input: Equatable, Sendable {
-        /// Play queue item `item`, or with nil: resume, or start at the current or first playable one.
-        case play(item: Int?)
+        /// Play queue item `item` from `startMs` (loaded corked when `paused`), or with nil:
+        /// resume, or start at the current or first playable one.
+        case play(item: Int?, startMs: Int = 0, paused: Bool = false)
         case pause
         case resume
         case toggle
@@ -166,10 +167,10 @@ public struct Transport: Equatable, Sendable {
     /// Applies `input` given the queue as it is now; returns the actions to carry out in order.
     public mutating func handle(_ input: Input, queue: PlayQueue) throws(Rejection) -> [Action] {
         switch input {
-        case .play(let requested):
+        case .play(let requested, let startMs, let paused):
             if let i = requested {
                 try Self.check(i, in: queue)
-                return leave(for: i) + load(i, autoplay: true)
+                return leave(for: i) + load(i, autoplay: !paused, startMs: startMs)
             }
             switch state {
             case .paused, .loading: return try handle(.resume, queue: queue)

@@ -37,8 +37,9 @@ public enum ControlCommand: Equatable, Sendable {
     /// Turn the connection into an event stream (handled by the socket server); `position` adds a
     /// position event every second.
     case subscribe(position: Bool)
-    /// Play the item, or resume / start when nil.
-    case play(QueueRef?)
+    /// Play the item, or resume / start when nil. An item may start at `startMs`, and be loaded
+    /// `paused` there (cued: a restore gives the session back this way, nothing heard).
+    case play(QueueRef?, startMs: Int = 0, paused: Bool = false)
     case pause
     case resume
     case toggle
@@ -153,7 +154,20 @@ public enum ControlCommand: Equatable, Sendable {
             }
             self = .move(from: from, to: to)
         case "subscribe": self = .subscribe(position: try Self.bool(args, "position") ?? false)
-        case "play": self = .play(try Self.ref(args))
+        case "play":
+            let item = try Self.ref(args)
+            var startMs = 0
+            if let position = args["position"], position != .null {
+                guard case .number(let seconds) = position, seconds >= 0, seconds < 86_400 else {
+                    throw ControlError(.badArgument, "\"position\" must be a number of seconds, 0 or more")
+                }
+                startMs = Int((seconds * 1000).rounded())
+            }
+            let paused = try Self.bool(args, "paused") ?? false
+            guard item != nil || (startMs == 0 && !paused) else {
+                throw ControlError(.badArgument, "\"position\" and \"paused\" need the item (\"index\" or \"id\")")
+            }
+            self = .play(item, startMs: startMs, paused: paused)
         case "pause": self = .pause
         case "resume": self = .resume
         case "toggle": self = .toggle
@@ -193,6 +207,11 @@ public enum ControlCommand: Equatable, Sendable {
                 throw ControlError(.badArgument, "repeat needs \"mode\": \"off\", \"one\" or \"all\"")
             }
             self = .setRepeat(mode)
+        case "shuffle" where args["order"] != nil:
+            guard case .array(let list)? = args["order"], case let ids = list.compactMap(\.intValue), ids.count == list.count, !ids.isEmpty else {
+                throw ControlError(.badArgument, "\"order\" must be the queue's item ids in the order to play them")
+            }
+            self = .shuffleOrder(ids)
         case "shuffle":
             guard let on = args["on"]?.boolValue else { throw ControlError(.badArgument, "shuffle needs \"on\": true or false") }
             self = .setShuffle(on)
@@ -204,11 +223,6 @@ public enum ControlCommand: Equatable, Sendable {
         case "consume":
             guard let on = args["on"]?.boolValue else { throw ControlError(.badArgument, "consume needs \"on\": true or false") }
             self = .setConsume(on)
-        case "shuffle" where args["order"] != nil:
-            guard case .array(let list)? = args["order"], case let ids = list.compactMap(\.intValue), ids.count == list.count, !ids.isEmpty else {
-                throw ControlError(.badArgument, "\"order\" must be the queue's item ids in the order to play them")
-            }
-            self = .shuffleOrder(ids)
         case "status": self = .status
         case "memory": self = .memory
         case "save": self = .save(try Self.listName(args), append: try Self.bool(args, "append") ?? false)
@@ -276,8 +290,11 @@ public enum ControlCommand: Equatable, Sendable {
         case .move(let from, let to):
             return ControlRequest(id: id, cmd: "move", args: Self.args(from, index: "from", id: "fromId").merging(Self.args(to, index: "to", id: "toId")) { $1 })
         case .subscribe(let position): return ControlRequest(id: id, cmd: "subscribe", args: ["position": .bool(position)])
-        case .play(let item):
-            return ControlRequest(id: id, cmd: "play", args: item.map { Self.args($0) })
+        case .play(let item, let startMs, let paused):
+            var args = item.map { Self.args($0) } ?? [:]
+            if startMs > 0 { args["position"] = .number(Double(startMs) / 1000) }
+            if paused { args["paused"] = .bool(true) }
+            return ControlRequest(id: id, cmd: "play", args: args.isEmpty ? nil : args)
         case .pause: return ControlRequest(id: id, cmd: "pause")
         case .resume: return ControlRequest(id: id, cmd: "resume")
         case .toggle: return ControlRequest(id: id, cmd: "toggle")

@@ -162,7 +162,7 @@ public actor Player {
         case .remove(let item): run(try core.remove(item))
         case .move(let from, let to): run(try core.move(from, to: to))
         case .subscribe: throw ControlError(.badRequest, "subscribe is answered by the socket server")
-        case .play(let item): run(try core.play(item))
+        case .play(let item, let startMs, let paused): run(try core.play(item, startMs: startMs, paused: paused))
         case .pause: run(try core.apply(.pause))
         case .resume: run(try core.apply(.resume))
         case .toggle: run(try core.apply(.toggle))

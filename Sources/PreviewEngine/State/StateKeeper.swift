@@ -104,9 +104,7 @@ public final class StateKeeper: FrontEnd, @unchecked Sendable {   // after `star
         await perform(.mute(state.muted))
         if let current = state.current, ids.indices.contains(current), let id = ids[current] {
             // Paused where it was, as MPD's restore_paused: loaded, corked, nothing heard.
-            await perform(.play(.id(id)))
-            await perform(.pause)
-            if state.positionMs > 0 { await perform(.seek(.absolute(ms: state.positionMs))) }
+            await perform(.play(.id(id), startMs: state.positionMs, paused: true))
         }
     }
 
