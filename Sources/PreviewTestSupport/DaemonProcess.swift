@@ -19,10 +19,13 @@ public final class DaemonProcess {
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         socketPath = directory + "/previewd.sock"
         // Kept off the desktop's session bus and out of the user's cache unless the test says otherwise.
-        var environment = environment ?? ProcessInfo.processInfo.environment
-        environment["XDG_CACHE_HOME"] = environment["XDG_CACHE_HOME"] ?? directory + "/cache"
-        environment["XDG_STATE_HOME"] = environment["XDG_STATE_HOME"] ?? directory + "/state"
-        environment["XDG_DATA_HOME"] = environment["XDG_DATA_HOME"] ?? directory + "/data"
+        let inherited = ProcessInfo.processInfo.environment
+        var environment = environment ?? inherited
+        // A fresh cache, state and data folder each, unless the test chose one (a restart test does).
+        for (key, folder) in [("XDG_CACHE_HOME", "/cache"), ("XDG_STATE_HOME", "/state"), ("XDG_DATA_HOME", "/data")]
+        where environment[key] == nil || environment[key] == inherited[key] {
+            environment[key] = directory + folder
+        }
         environment["DBUS_SESSION_BUS_ADDRESS"] = environment["DBUS_SESSION_BUS_ADDRESS"] ?? "unix:path=" + directory + "/no-bus"
         let command = launcher + [binary, "--socket", socketPath] + arguments
         process = try ChildProcess(command[0], Array(command.dropFirst()), environment: environment, captureStderr: true)

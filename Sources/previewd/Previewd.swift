@@ -182,6 +182,7 @@ struct Previewd: ParsableCommand {
         // Before any thread starts: the signals arrive on the engine loop, every thread blocks them.
         guard let termination = TerminationSignals() else { throw ExitCode(1) }
         signal(SIGPIPE, SIG_IGN)
+        signal(SIGXFSZ, SIG_IGN)   // a file-size limit fails a write (EFBIG, told and retried), it does not kill previewd
         MemoryTrim.unmapLargeBuffersOnFree()
         let log = Log(minimum: verbose ? .debug : logLevel.level)
         FFmpegLog.install(log)

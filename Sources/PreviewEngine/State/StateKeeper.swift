@@ -82,16 +82,21 @@ public final class StateKeeper: FrontEnd, @unchecked Sendable {   // after `star
             saved = nil
             changed()
         }
-        guard let saved else { return }
+        guard let saved else { return engine.log(.info, "state restored: nothing saved in \(path)") }
         let state = saved.header
         var ids: [Int?] = []
+        var refused = 0
         if restoreQueue, !saved.tracks.isEmpty,
            case .added(let added)? = await perform(.add(.tracks(saved.tracks), Enqueue(play: false, at: .end))) {
             // Saved index → new id (a track the filter refused has none: it is skipped, never misplaced).
             var fresh = added.ids.makeIterator()
-            let refused = Set(added.notQueued.map(\.result))
-            ids = saved.tracks.indices.map { refused.contains($0) ? nil : fresh.next() }
-            engine.log(.info, "state: \(added.ids.count) tracks restored" + (refused.isEmpty ? "" : ", \(refused.count) refused"))
+            let left = Set(added.notQueued.map(\.result))
+            ids = saved.tracks.indices.map { left.contains($0) ? nil : fresh.next() }
+            refused = left.count
+        }
+        defer {
+            let paused = ids.isEmpty ? "" : state.current.map { " with item \($0) paused at \(state.positionMs) ms" } ?? ""
+            engine.log(.info, "state restored: \(ids.compactMap { $0 }.count) tracks\(refused > 0 ? " (\(refused) refused)" : "")\(paused)")
         }
         await perform(.setRepeat(state.repeat))
         await perform(.setSingle(state.single))
