@@ -31,6 +31,8 @@ public final class StateKeeper: FrontEnd, @unchecked Sendable {   // after `star
     private var lastWrite: UInt64 = 0
     private let failing = Locked(false)   // the state thread's: a failure is told once until a write succeeds
     private var listening: Listening?
+    /// The current track, for a listening that starts again after a stop.
+    private var currentTrack: Track?
 
     /// What is being heard now: its track and how long it has played.
     private struct Listening {
@@ -128,10 +130,17 @@ public final class StateKeeper: FrontEnd, @unchecked Sendable {   // after `star
         case .queue, .modes, .volume, .seeked: changed()
         case .track(_, _, let track, _):
             endListening()
+            currentTrack = track
             listening = Listening(track: track)
             changed()
         case .state(let state, _, _):
-            if state == .playing { if listening?.since == nil { listening?.since = MonotonicClock.nanoseconds() } } else { pauseListening() }
+            switch state {
+            case .playing:
+                if listening == nil, let currentTrack { listening = Listening(track: currentTrack) }
+                if listening?.since == nil { listening?.since = MonotonicClock.nanoseconds() }
+            case .paused, .loading: pauseListening()
+            case .stopped, .idle: endListening()   // a stop ends a listening; play starts another
+            }
             changed()
         case .position, .loudness, .artwork, .error, .outputLost, .outputBack, .buffering: break
         }
