@@ -4,7 +4,8 @@ import PreviewCore
 @testable import PreviewEngine
 import XCTest
 
-/// The control socket with a plain handler at the seam (the player is exercised end to end elsewhere).
+/// The control socket (`ControlProtocol` on a `LineServer`) with a plain handler at the seam (the
+/// player is exercised end to end elsewhere).
 final class ControlServerTests: XCTestCase {
     var directory: String!
     var path: String { directory + "/previewd.sock" }
@@ -23,15 +24,15 @@ final class ControlServerTests: XCTestCase {
         try? FileManager.default.removeItem(atPath: directory)
     }
 
-    private func server(events: EventHub? = nil, stallTimeout: Double = 5, idleTimeout: Double = 120) -> ControlServer {
-        ControlServer(path: path, loop: loop, log: Log(minimum: .error), events: events,
-                      stallTimeout: stallTimeout, idleTimeout: idleTimeout) { request in
+    private func server(events: EventHub? = nil, stallTimeout: Double = 5, idleTimeout: Double = 120) -> JSONSocket {
+        let control = ControlProtocol(loop: loop, events: events, rules: LineRules(stallTimeout: stallTimeout, idleTimeout: idleTimeout)) { request in
             if request.cmd == "slow" { await SlowAnswer.wait() }
             return ControlReply.success(id: request.id, request.cmd)
         }
+        return JSONSocket(path: path, control: control, server: LineServer(serving: control, loop: loop, name: "control", log: Log(minimum: .error)))
     }
 
-    private func echoServer() -> ControlServer { server() }
+    private func echoServer() -> JSONSocket { server() }
 
     /// Runs `body` on the loop's thread (where the hub lives) and returns its result.
     private func onLoop<T: Sendable>(_ body: @escaping @Sendable () -> T) -> T {
@@ -110,6 +111,32 @@ final class ControlServerTests: XCTestCase {
         close(watcher.fd)
         waitFor { self.onLoop { server.subscriberCount } == 0 }
         XCTAssertEqual(onLoop { server.subscriberCount }, 0)
+    }
+
+    /// One connection is enough for a remote: after `subscribe` it still takes requests, whose
+    /// answers carry their `id` while events carry `event`, in the order they happened.
+    func testASubscribedConnectionStillTakesRequests() throws {
+        let hub = EventHub()
+        let server = server(events: hub)
+        try server.start()
+        defer { server.stop() }
+        let remote = try LineClient(path: path)
+        XCTAssertEqual(try remote.ask(#"{"id":1,"cmd":"subscribe"}"#).id, 1)
+        waitFor { self.onLoop { server.subscriberCount } == 1 }
+        try remote.send(#"{"id":2,"cmd":"slow"}"#)
+        onLoop { hub.publish(.state(.playing, index: 0)) }
+        try remote.send(#"{"id":3,"cmd":"status"}"#)
+        let lines = try (0..<3).map { _ in try remote.receiveValue() }
+        XCTAssertEqual(lines.compactMap { $0["event"] }, [.string("state")], "\(lines)")
+        XCTAssertEqual(lines.compactMap { $0["id"] }, [.number(2), .number(3)], "answers in request order, with their ids")
+        XCTAssertEqual(lines.compactMap { $0["result"] }, [.string("slow"), .string("status")])
+        onLoop { hub.publish(.volume(40, muted: false)) }
+        XCTAssertEqual(try remote.receiveValue()["event"], .string("volume"))
+        // Asking again changes only whether ticks come.
+        XCTAssertEqual(try remote.ask(#"{"id":4,"cmd":"subscribe","args":{"position":true}}"#).id, 4)
+        XCTAssertTrue(onLoop { hub.wantsPosition })
+        XCTAssertEqual(onLoop { server.subscriberCount }, 1)
+        XCTAssertEqual(onLoop { hub.observerCount }, 1, "one registration per subscriber")
     }
 
     func testPositionTicksGoOnlyToSubscribersThatAskedForThem() throws {
@@ -217,21 +244,21 @@ final class ControlServerTests: XCTestCase {
     func testRefusesAFolderOthersCouldWriteTo() throws {
         chmod(directory, 0o777)
         XCTAssertThrowsError(try echoServer().start()) { error in
-            guard case .unsafeDirectory(_, let why)? = error as? ControlServerError else { return XCTFail("\(error)") }
+            guard case .unsafeDirectory(_, let why)? = error as? ListenerError else { return XCTFail("\(error)") }
             XCTAssertTrue(why.contains("others may write"), why)
         }
         chmod(directory, 0o700)
         let server = echoServer()
         XCTAssertNoThrow(try server.start())
         server.stop()
-        XCTAssertNoThrow(try ControlServer.checkOwnership(of: "/tmp"), "sticky /tmp is fine")
+        XCTAssertNoThrow(try Listener.checkOwnership(of: "/tmp"), "sticky /tmp is fine")
     }
 
     func testRefusesToStartTwiceAndReplacesAStaleSocket() throws {
         let first = echoServer()
         try first.start()
         XCTAssertThrowsError(try echoServer().start()) {
-            XCTAssertEqual($0 as? ControlServerError, .alreadyRunning(path))
+            XCTAssertEqual($0 as? ListenerError, .alreadyRunning(path))
         }
         first.stop()
         XCTAssertFalse(FileManager.default.fileExists(atPath: path), "stop removes the socket")
@@ -248,17 +275,56 @@ final class ControlServerTests: XCTestCase {
     }
 }
 
+/// The JSON protocol on a connection server at `path`, started and stopped as the tests do.
+private struct JSONSocket: Sendable {
+    let path: String
+    let control: ControlProtocol
+    let server: LineServer
+
+    func start() throws { try server.listen(on: .unix(path)) }
+    func stop() { server.stop() }
+    /// On the loop.
+    var subscriberCount: Int { control.subscriberCount }
+}
+
 /// A blocking line client for tests; each is used by one thread at a time.
 final class LineClient: @unchecked Sendable {
     let fd: Int32
     private var framer = LineFramer(maxLineLength: 1 << 20)
     private var pending: [[UInt8]] = []
 
-    init(path: String, receiveBuffer: Int32? = nil) throws {
-        fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
+    /// A client of the Unix socket at `path`.
+    convenience init(path: String, receiveBuffer: Int32? = nil) throws {
+        let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
         if var size = receiveBuffer { setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &size, socklen_t(MemoryLayout<Int32>.size)) }
         let result = try UnixSocket.withAddress(path) { connect(fd, $0, $1) }
-        guard result == 0 else { throw POSIXError(.ECONNREFUSED) }
+        guard result == 0 else {
+            close(fd)
+            throw POSIXError(.ECONNREFUSED)
+        }
+        self.init(connected: fd)
+    }
+
+    /// A client of 127.0.0.1:`port` over TCP.
+    convenience init(loopbackPort port: UInt16) throws {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = port.bigEndian
+        address.sin_addr.s_addr = UInt32(0x7f00_0001).bigEndian
+        let result = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        }
+        guard result == 0 else {
+            close(fd)
+            throw POSIXError(.ECONNREFUSED)
+        }
+        self.init(connected: fd)
+    }
+
+    /// Takes over `fd`, a connected stream socket; a read waits at most 10 s.
+    init(connected fd: Int32) {
+        self.fd = fd
         var tv = timeval(tv_sec: 10, tv_usec: 0)
         setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, socklen_t(MemoryLayout<timeval>.size))
     }
@@ -267,6 +333,11 @@ final class LineClient: @unchecked Sendable {
 
     func send(_ line: String) throws {
         guard UnixSocket.writeAll(fd, Array((line + "\n").utf8)) else { throw POSIXError(.EPIPE) }
+    }
+
+    /// The next line as text.
+    func receiveText() throws -> String {
+        String(decoding: try receiveLine(), as: UTF8.self)
     }
 
     func receive() throws -> ControlResponse {

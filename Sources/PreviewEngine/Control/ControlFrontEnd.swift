@@ -1,27 +1,35 @@
 import PreviewCore
 
-/// The control socket as a front-end: `ControlServer` serves the lines, and this turns each
+/// The control socket as a front-end: a `LineServer` speaking `ControlProtocol`, which turns each
 /// request into a `ControlCommand` for the engine and its typed answer (or error) into the reply
 /// line. JSON lives here, not in the engine. Serves on the socket systemd handed over, if any.
 public final class ControlFrontEnd: FrontEnd {
-    /// The socket server.
-    public let server: ControlServer
+    /// The connection server.
+    public let server: LineServer
+    /// The JSON protocol on it.
+    public let control: ControlProtocol
+    private let path: String
     private let handover: SocketActivation.Handover
 
     /// The control socket at `path`, or on the socket systemd passed (`handover`), steering `engine`.
     public init(path: String, handover: SocketActivation.Handover = .none, engine: EngineHandle) {
+        self.path = path
         self.handover = handover
-        server = ControlServer(path: path, loop: engine.loop, log: engine.log, events: engine.events) { request in
+        let control = ControlProtocol(loop: engine.loop, events: engine.events) { request in
             await Self.answer(request, engine: engine)
         }
+        self.control = control
+        server = LineServer(serving: control, loop: engine.loop, name: "control", log: engine.log)
     }
 
     /// Binds the socket (or adopts systemd's) and starts accepting.
     public func start() throws(FrontEndError) {
         switch handover {
         case .none:
-            do throws(ControlServerError) { try server.start() } catch { throw FrontEndError(error.message) }
-        case .socket(let fd, _): server.start(adopting: fd)
+            do throws(ListenerError) { try server.listen(on: .unix(path)) } catch {
+                throw FrontEndError(error.message(naming: "control socket"))
+            }
+        case .socket(let fd, let bound): server.adopt(Listener.adopting(fd, path: bound))
         case .unusable(let why): throw FrontEndError("socket activation: \(why)")
         }
     }

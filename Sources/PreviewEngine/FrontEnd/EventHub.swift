@@ -3,7 +3,8 @@ import PreviewCore
 /// Where the player's events go: every front-end that observes them (the control socket's
 /// subscribers, MPRIS, the `--on-event` hook, a test's recorder), in the order they registered.
 /// `position` ticks go only to the observers that asked for them, and the player ticks only while
-/// one does. Lives on the engine loop's thread (the player publishes there, front-ends listen
+/// one does: this is the one place ticks are filtered (each subscriber of the control socket is an
+/// observer of its own). Lives on the engine loop's thread (the player publishes there, front-ends listen
 /// there), so it needs no lock.
 public final class EventHub: @unchecked Sendable {   // confined to the engine loop's thread
     /// An observer's registration, to change or remove it.

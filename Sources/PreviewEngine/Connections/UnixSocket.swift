@@ -4,7 +4,7 @@ import Glibc
 /// Small helpers over Glibc's Unix-domain sockets: one path from a failing call to a Swift error.
 enum UnixSocket {
     /// Runs `body` with `path` as a sockaddr_un.
-    static func withAddress<T>(_ path: String, _ body: (UnsafePointer<sockaddr>, socklen_t) -> T) throws(ControlServerError) -> T {
+    static func withAddress<T>(_ path: String, _ body: (UnsafePointer<sockaddr>, socklen_t) -> T) throws(ListenerError) -> T {
         var address = sockaddr_un()
         address.sun_family = sa_family_t(AF_UNIX)
         let bytes = Array(path.utf8)
@@ -20,7 +20,7 @@ enum UnixSocket {
     }
 
     /// A new stream socket, close-on-exec.
-    static func make(path: String) throws(ControlServerError) -> Int32 {
+    static func make(path: String) throws(ListenerError) -> Int32 {
         let fd = socket(AF_UNIX, CPL_SOCK_STREAM | CPL_SOCK_CLOEXEC, 0)
         guard fd >= 0 else { throw .system(call: "socket", errno: errno, path: path) }
         return fd
