@@ -8,8 +8,8 @@ public final class DaemonProcess {
     private let stderr: DataCollector
 
     /// Starts previewd with `arguments` plus `--socket` in a fresh folder, and waits for the socket.
-    /// Unless `environment` names them, XDG_CACHE_HOME (artwork) is in that folder and the session
-    /// bus is none. With a `launcher` (a command that runs the command after it, e.g. the network
+    /// Unless `environment` names them, XDG_CACHE_HOME (artwork), XDG_STATE_HOME (state, history)
+    /// and XDG_DATA_HOME (saved lists) are in that folder and the session bus is none. With a `launcher` (a command that runs the command after it, e.g. the network
     /// rig), previewd runs under it and signals go to the launcher.
     public init(arguments: [String], environment: [String: String]? = nil, launcher: [String] = []) throws {
         guard let binary = BuildProducts.path("previewd") else {
@@ -19,8 +19,13 @@ public final class DaemonProcess {
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         socketPath = directory + "/previewd.sock"
         // Kept off the desktop's session bus and out of the user's cache unless the test says otherwise.
-        var environment = environment ?? ProcessInfo.processInfo.environment
-        environment["XDG_CACHE_HOME"] = environment["XDG_CACHE_HOME"] ?? directory + "/cache"
+        let inherited = ProcessInfo.processInfo.environment
+        var environment = environment ?? inherited
+        // A fresh cache, state and data folder each, unless the test chose one (a restart test does).
+        for (key, folder) in [("XDG_CACHE_HOME", "/cache"), ("XDG_STATE_HOME", "/state"), ("XDG_DATA_HOME", "/data")]
+        where environment[key] == nil || environment[key] == inherited[key] {
+            environment[key] = directory + folder
+        }
         environment["DBUS_SESSION_BUS_ADDRESS"] = environment["DBUS_SESSION_BUS_ADDRESS"] ?? "unix:path=" + directory + "/no-bus"
         let command = launcher + [binary, "--socket", socketPath] + arguments
         process = try ChildProcess(command[0], Array(command.dropFirst()), environment: environment, captureStderr: true)

@@ -54,6 +54,7 @@ enum Output {
         if s.shuffle { modes.append("shuffle") }
         if s.single != .off { modes.append(s.single == .on ? "single" : "single once") }
         if s.consume { modes.append("consume") }
+        if s.marked { modes.append("★ marked") }
         if s.buffering { modes.append("buffering…") }
         lines.append("  " + modes.joined(separator: " · "))
         if let l = s.loudness.flatMap(loudness) { lines.append("  loudness " + l) }
@@ -133,6 +134,20 @@ enum Output {
         var lines = ["added \(r.ids.count) track\(r.ids.count == 1 ? "" : "s") (ids \(r.ids.map(String.init).joined(separator: ", "))); queue version \(r.queueVersion)"]
         for item in r.notQueued { lines.append("not queued: #\(item.result + 1) — \(TerminalText.sanitized(item.reason))") }
         return lines.joined(separator: "\n")
+    }
+
+    /// The human form of `lists`.
+    static func lists(_ r: ListsReport) -> String {
+        guard !r.lists.isEmpty else { return "(no saved lists)" }
+        return r.lists.map { "\(TerminalText.sanitized($0.name))  \($0.count) track\($0.count == 1 ? "" : "s")" }.joined(separator: "\n")
+    }
+
+    /// The human form of `lists NAME`.
+    static func list(_ r: ListReport) -> String {
+        let tracks = r.tracks ?? []
+        guard !tracks.isEmpty else { return "(\"\(TerminalText.sanitized(r.name))\" is empty)" }
+        return tracks.enumerated().map { "\(String(repeating: " ", count: max(0, 3 - String($0).count)))\($0)  " + TerminalText.sanitized($1.displayName) }
+            .joined(separator: "\n")
     }
 
     /// The human form of `info`.

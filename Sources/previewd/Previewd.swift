@@ -111,7 +111,14 @@ struct Previewd: ParsableCommand {
     @Option(help: ArgumentHelp("Keep fetched artwork here (default: $XDG_CACHE_HOME/previewd/artwork).", valueName: "DIR"))
     var artworkDir: String?
 
-    @Option(help: "Search for this at start and play the results.")
+    @Option(help: ArgumentHelp("Keep the state (the queue, where playback was, volume, modes) and the history here, restored paused at start (default: $XDG_STATE_HOME/previewd).",
+                               valueName: "DIR"))
+    var stateDir: String?
+
+    @Flag(help: "Keep no state and no history: start with an empty queue and write nothing there (saved lists stay).")
+    var noState = false
+
+    @Option(help: "Search for this at start and play the results (the saved queue is not restored).")
     var search: String?
 
     @Flag(help: "When playback reaches the last two tracks of a search's results, queue the next page.")
@@ -175,6 +182,7 @@ struct Previewd: ParsableCommand {
         // Before any thread starts: the signals arrive on the engine loop, every thread blocks them.
         guard let termination = TerminationSignals() else { throw ExitCode(1) }
         signal(SIGPIPE, SIG_IGN)
+        signal(SIGXFSZ, SIG_IGN)   // a file-size limit fails a write (EFBIG, told and retried), it does not kill previewd
         MemoryTrim.unmapLargeBuffersOnFree()
         let log = Log(minimum: verbose ? .debug : logLevel.level)
         FFmpegLog.install(log)
@@ -205,17 +213,27 @@ struct Previewd: ParsableCommand {
             do { artwork = try ArtworkStore(directory: folder, http: http, localOrigin: PreviewURLPolicy.origin(of: apiBase), log: log) }
             catch { log(.warning, "artwork off: \(error)") }
         }
+        // What must not be lost: the state and history (unless --no-state), the saved lists.
+        let stateFolder = noState ? nil : stateDir ?? StateFolders.state()
+        let history = stateFolder.map { HistoryJournal(path: $0 + "/history.jsonl", log: log) }
+        var lists: ListStore?
+        if let folder = StateFolders.lists() {
+            do throws(ControlError) { lists = try ListStore(folder: folder, log: log) } catch { log(.warning, "saved lists off: \(error.message)") }
+        }
         let engine = Engine(log: log) { loop, events in
             Player(loop: loop, catalog: catalog, fetcher: fetcher, sink: audio, policy: policy,
                    normalization: LoudnessNormalization(mode: normalize, targetLUFS: loudnessTarget),
-                   events: events, artwork: artwork, autopage: autopage, log: log)
+                   events: events, artwork: artwork, lists: lists, history: history, autopage: autopage, log: log)
         }
         // Socket activation: systemd (previewd.socket, or systemd-socket-activate) made the socket.
         let handover = SocketActivation.handover()
         var path = socket ?? SocketPath.defaultPath()
         if case .socket(_, let bound?) = handover { path = bound }
 
-        // The front-ends, started in this order after the player and stopped in reverse.
+        // The front-ends, started in this order after the player and stopped in reverse (the state
+        // first: it is given back before anyone steers).
+        let restoreQueue = self.search == nil   // a start-up search replaces the queue
+        if let stateFolder { engine.add { StateKeeper(folder: stateFolder, restoreQueue: restoreQueue, history: history, engine: $0) } }
         engine.add { ControlFrontEnd(path: path, handover: handover, engine: $0) }
         if let onEvent { engine.add { EventHook(program: onEvent, engine: $0, timeout: onEventTimeout) } }
         if !noMpris { engine.add { MediaPlayerService(engine: $0) } }

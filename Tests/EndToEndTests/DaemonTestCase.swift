@@ -28,12 +28,16 @@ class DaemonTestCase: XCTestCase {
 
     /// previewd (with `arguments` besides the stand-in and the sink) on a fresh null sink of the
     /// shared server (or `pulseServer`), its monitor recorded.
-    func startOnSharedServer(_ arguments: [String] = []) throws {
+    func startOnSharedServer(_ arguments: [String] = [], environment: [String: String]? = nil, launcher: [String] = []) throws {
         let sink = try PulseNullSink(server: pulseServer)
         self.sink = sink
         recorder = try MonitorRecorder(sink: sink.name, server: pulseServer)
-        let server = pulseServer.map { ["--pulse-server", $0] } ?? []
-        daemon = try DaemonProcess(arguments: ["--api-base", standIn.baseURL, "--sink", sink.name] + server + arguments)
+        daemon = try DaemonProcess(arguments: daemonArguments(arguments), environment: environment, launcher: launcher)
+    }
+
+    /// previewd's arguments on this test's stand-in and sink, and `extra`.
+    func daemonArguments(_ extra: [String] = []) -> [String] {
+        ["--api-base", standIn.baseURL, "--sink", sink?.name ?? "none"] + (pulseServer.map { ["--pulse-server", $0] } ?? []) + extra
     }
 
     override func tearDown() {

@@ -201,6 +201,29 @@ final class PlayerCoreVocabularyTests: XCTestCase {
         XCTAssertEqual(Self.events(try core.apply(.setSingle(.oneshot))), [], "no change, no event")
     }
 
+    // MARK: Cue
+
+    func testPlayPausedAtAPositionLoadsCorkedThereWithNothingHeard() throws {
+        var core = PlayerCore()
+        _ = core.replaceQueue(with: Array(Self.tracks.prefix(3)), play: false)
+        let cued = try core.play(.id(2), startMs: 4_000, paused: true)
+        XCTAssertEqual(core.transport.state, .loading(item: 2, autoplay: false))
+        XCTAssertEqual(core.current?.startMs, 4_000)
+        XCTAssertFalse(cued.contains { if case .play = $0 { true } else { false } }, "nothing plays before its audio is there")
+        let ready = core.handle(.ready(core.current!.id, containerMs: 30_000))
+        XCTAssertTrue(ready.contains(.play(core.current!.id, paused: true, title: nil, artist: nil)), "handed to the output corked")
+        XCTAssertEqual(core.transport.state, .paused(item: 2))
+    }
+
+    func testAnExactShuffledOrderIsTakenOnlyWhenItNamesEveryItemOnce() throws {
+        var core = try playing(1, count: 4)
+        _ = try core.apply(.setShuffleOrder([3, 1, 4, 2]))
+        XCTAssertEqual(core.transport.order.ids(in: core.queue), [3, 1, 4, 2])
+        XCTAssertEqual(core.transport.following(in: core.queue), 4)
+        XCTAssertThrowsError(try core.apply(.setShuffleOrder([1, 2, 3]))) { XCTAssertEqual(($0 as? ControlError)?.code, .rejected) }
+        XCTAssertThrowsError(try core.apply(.setShuffleOrder([1, 1, 2, 3])))
+    }
+
     // MARK: Changes since a version
 
     func testChangesSinceAVersionAfterAddMoveRemoveAndClear() throws {

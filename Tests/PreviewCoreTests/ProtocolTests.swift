@@ -32,6 +32,17 @@ final class ProtocolTests: XCTestCase {
             (#"{"cmd":"consume","args":{"on":true}}"#, .setConsume(true)),
             (#"{"cmd":"artwork","args":{"original":true,"id":3,"offset":100}}"#, .artworkFile(.id(3), offset: 100)),
             (#"{"cmd":"more","args":{"queue":false}}"#, .more(queue: false)),
+            (#"{"cmd":"play","args":{"id":4,"position":4.25,"paused":true}}"#, .play(.id(4), startMs: 4_250, paused: true)),
+            (#"{"cmd":"save","args":{"name":"evening","append":true}}"#, .save(try ListName("evening"), append: true)),
+            (#"{"cmd":"load","args":{"name":"evening","at":"next"}}"#, .load(try ListName("evening"), Enqueue(at: .next))),
+            (#"{"cmd":"lists"}"#, .lists(nil)), (#"{"cmd":"lists","args":{"name":"marked"}}"#, .lists(.marked)),
+            (#"{"cmd":"forget","args":{"name":"a b"}}"#, .forget(try ListName("a b"))),
+            (#"{"cmd":"rename","args":{"name":"a","to":"b"}}"#, .rename(try ListName("a"), to: try ListName("b"))),
+            (#"{"cmd":"listadd","args":{"name":"a","trackIds":[5]}}"#, .listAdd(try ListName("a"), .trackIds([5]))),
+            (#"{"cmd":"listremove","args":{"name":"a","index":2}}"#, .listRemove(try ListName("a"), index: 2)),
+            (#"{"cmd":"mark"}"#, .mark(nil)), (#"{"cmd":"unmark","args":{"index":2}}"#, .unmark(.index(2))),
+            (#"{"cmd":"history","args":{"limit":5}}"#, .history(limit: 5)),
+            (#"{"cmd":"shuffle","args":{"on":true,"order":[3,1,2]}}"#, .shuffleOrder([3, 1, 2])),
             (#"{"cmd":"seek","args":{"position":12.5}}"#, .seek(.absolute(ms: 12_500))),
             (#"{"cmd":"seek","args":{"delta":-5}}"#, .seek(.relative(ms: -5_000))),
         ]
@@ -56,6 +67,14 @@ final class ProtocolTests: XCTestCase {
             (#"{"cmd":"add","args":{"trackIds":[1],"at":-1}}"#, .badArgument),
             (#"{"cmd":"add","args":{"trackIds":[1],"at":"later"}}"#, .badArgument),
             (#"{"cmd":"single","args":{"mode":"twice"}}"#, .badArgument),
+            (#"{"cmd":"play","args":{"paused":true}}"#, .badArgument),
+            (#"{"cmd":"save","args":{"name":".hidden"}}"#, .badArgument),
+            (#"{"cmd":"save","args":{"name":"a/b"}}"#, .badArgument),
+            (#"{"cmd":"save","args":{"name":""}}"#, .badArgument),
+            (#"{"cmd":"load","args":{"name":"tab\there"}}"#, .badArgument),
+            (#"{"cmd":"forget"}"#, .badArgument),
+            (#"{"cmd":"history","args":{"limit":0}}"#, .badArgument),
+            (#"{"cmd":"shuffle","args":{"on":true,"order":"x"}}"#, .badArgument),
             (#"{"cmd":"consume"}"#, .badArgument),
             (#"{"cmd":"queue","args":{"since":-1}}"#, .badArgument),
             (#"{"cmd":"artwork","args":{"original":true,"offset":-5}}"#, .badArgument),
@@ -95,7 +114,7 @@ final class ProtocolTests: XCTestCase {
         let object = try XCTUnwrap(JSONSerialization.jsonObject(with: JSONEncoder().encode(status)) as? [String: Any])
         XCTAssertEqual(Set(object.keys), ["state", "index", "id", "queueVersion", "positionMs", "durationMs", "queueLength", "track", "error", "output",
                                           "buffering", "volume", "muted", "repeat", "shuffle", "slots", "switchMicroseconds", "loudness",
-                                          "hasNext", "artwork", "nextId", "nextIndex", "single", "consume"])
+                                          "hasNext", "artwork", "nextId", "nextIndex", "single", "consume", "marked"])
         XCTAssertTrue(object["index"] is NSNull)
         XCTAssertEqual(try JSONDecoder().decode(StatusReport.self, from: JSONEncoder().encode(status)), status)
     }

@@ -8,6 +8,9 @@ public struct PlayOrder: Equatable, Sendable {
     /// The queue's own order.
     public init() {}
 
+    /// A shuffle in the order of `ids` (a restored one).
+    public init(shuffle ids: [Int]) { shuffle = ids }
+
     /// True when the order is a shuffle.
     public var isShuffled: Bool { shuffle != nil }
 

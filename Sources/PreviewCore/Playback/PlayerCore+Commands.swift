@@ -7,9 +7,10 @@ extension PlayerCore {
     }
 
     /// Plays the item `ref` names (nil: resume, or start where playback was or at the top).
-    public mutating func play(_ ref: QueueRef?) throws(ControlError) -> [Effect] {
+    /// An item may start at `startMs`, loaded `paused` there.
+    public mutating func play(_ ref: QueueRef?, startMs: Int = 0, paused: Bool = false) throws(ControlError) -> [Effect] {
         let item = try ref.map { ref throws(ControlError) in try queue.id(of: ref) }
-        return try apply(.play(item: item))
+        return try apply(.play(item: item, startMs: startMs, paused: paused))
     }
 
     /// Moves within the current track; `heardMs` is where it is now. Past the end is the next

@@ -20,8 +20,9 @@ public struct Transport: Equatable, Sendable {
 
     /// What the player asks or the engine reports.
     public enum Input: Equatable, Sendable {
-        /// Play queue item `item`, or with nil: resume, or start at the current or first playable one.
-        case play(item: Int?)
+        /// Play queue item `item` from `startMs` (loaded corked when `paused`), or with nil:
+        /// resume, or start at the current or first playable one.
+        case play(item: Int?, startMs: Int = 0, paused: Bool = false)
         case pause
         case resume
         case toggle
@@ -57,6 +58,8 @@ public struct Transport: Equatable, Sendable {
         case setRepeat(RepeatMode)
         /// Shuffle the play order (the current track stays current), or go back to the queue's order.
         case setShuffle(Bool, seed: UInt64)
+        /// Shuffle in exactly this order of the queue's item ids (each once).
+        case setShuffleOrder([Int])
         /// Stop (or repeat) at the end of the current track.
         case setSingle(SingleMode)
         /// Remove each item from the queue once it has played.
@@ -91,6 +94,8 @@ public struct Transport: Equatable, Sendable {
         case notPlayable(position: Int)
         /// Nothing is loaded that could be paused, resumed or sought in.
         case nothingToControl
+        /// A shuffled order that is not every queue item once.
+        case notAnOrder
 
         /// One line for the user.
         public var message: String {
@@ -99,6 +104,7 @@ public struct Transport: Equatable, Sendable {
             case .noSuchItem(let id): return "no track with id \(id) in the queue"
             case .notPlayable(let position): return "track \(position) has no playable preview"
             case .nothingToControl: return "nothing is playing"
+            case .notAnOrder: return "an order names every queue item's id once"
             }
         }
     }
@@ -161,10 +167,10 @@ public struct Transport: Equatable, Sendable {
     /// Applies `input` given the queue as it is now; returns the actions to carry out in order.
     public mutating func handle(_ input: Input, queue: PlayQueue) throws(Rejection) -> [Action] {
         switch input {
-        case .play(let requested):
+        case .play(let requested, let startMs, let paused):
             if let i = requested {
                 try Self.check(i, in: queue)
-                return leave(for: i) + load(i, autoplay: true)
+                return leave(for: i) + load(i, autoplay: !paused, startMs: startMs)
             }
             switch state {
             case .paused, .loading: return try handle(.resume, queue: queue)
@@ -289,6 +295,13 @@ public struct Transport: Equatable, Sendable {
         case .setShuffle(let on, let newSeed):
             seed = newSeed
             order = on ? .shuffled(queue, first: item, seed: nextSeed()) : PlayOrder()
+            return []
+
+        case .setShuffleOrder(let ids):
+            guard ids.count == queue.count, Set(ids).count == ids.count, ids.allSatisfy({ queue.position(ofID: $0) != nil }) else {
+                throw .notAnOrder
+            }
+            order = PlayOrder(shuffle: ids)
             return []
 
         case .setSingle(let mode):

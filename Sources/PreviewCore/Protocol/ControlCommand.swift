@@ -37,8 +37,9 @@ public enum ControlCommand: Equatable, Sendable {
     /// Turn the connection into an event stream (handled by the socket server); `position` adds a
     /// position event every second.
     case subscribe(position: Bool)
-    /// Play the item, or resume / start when nil.
-    case play(QueueRef?)
+    /// Play the item, or resume / start when nil. An item may start at `startMs`, and be loaded
+    /// `paused` there (cued: a restore gives the session back this way, nothing heard).
+    case play(QueueRef?, startMs: Int = 0, paused: Bool = false)
     case pause
     case resume
     case toggle
@@ -55,6 +56,9 @@ public enum ControlCommand: Equatable, Sendable {
     case setRepeat(RepeatMode)
     /// Shuffle the play order or not.
     case setShuffle(Bool)
+    /// Shuffle in exactly this order of queue item ids (every item once): a restore gives back the
+    /// order it saved.
+    case shuffleOrder([Int])
     /// Stop (or repeat) at the end of the current track, always or once.
     case setSingle(SingleMode)
     /// Remove each item from the queue once it has played.
@@ -66,6 +70,25 @@ public enum ControlCommand: Equatable, Sendable {
     case queue(since: Int?)
     /// What previewd holds in memory: live loads and every store against its bound.
     case memory
+    /// Save the queue as list `name` (after what it holds, with `append`).
+    case save(ListName, append: Bool)
+    /// Put list `name`'s tracks in the queue (replacing it, or where `Enqueue.at` says).
+    case load(ListName, Enqueue)
+    /// Every saved list with its size; with a name, that list's tracks.
+    case lists(ListName?)
+    /// Delete list `name`.
+    case forget(ListName)
+    /// Rename a list.
+    case rename(ListName, to: ListName)
+    /// Add tracks (or catalog ids) to the end of list `name`.
+    case listAdd(ListName, AddSource)
+    /// Remove the track at `index` of list `name` (every track when nil).
+    case listRemove(ListName, index: Int?)
+    /// Add a queue item (the current one when nil) to the shortlist (the list `marked`), or take it off.
+    case mark(QueueRef?)
+    case unmark(QueueRef?)
+    /// The newest `limit` previews heard for five seconds or more.
+    case history(limit: Int)
 
     /// Parses `request`, or explains what is wrong with it.
     public init(_ request: ControlRequest) throws(ControlError) {
@@ -131,7 +154,20 @@ public enum ControlCommand: Equatable, Sendable {
             }
             self = .move(from: from, to: to)
         case "subscribe": self = .subscribe(position: try Self.bool(args, "position") ?? false)
-        case "play": self = .play(try Self.ref(args))
+        case "play":
+            let item = try Self.ref(args)
+            var startMs = 0
+            if let position = args["position"], position != .null {
+                guard case .number(let seconds) = position, seconds >= 0, seconds < 86_400 else {
+                    throw ControlError(.badArgument, "\"position\" must be a number of seconds, 0 or more")
+                }
+                startMs = Int((seconds * 1000).rounded())
+            }
+            let paused = try Self.bool(args, "paused") ?? false
+            guard item != nil || (startMs == 0 && !paused) else {
+                throw ControlError(.badArgument, "\"position\" and \"paused\" need the item (\"index\" or \"id\")")
+            }
+            self = .play(item, startMs: startMs, paused: paused)
         case "pause": self = .pause
         case "resume": self = .resume
         case "toggle": self = .toggle
@@ -171,6 +207,11 @@ public enum ControlCommand: Equatable, Sendable {
                 throw ControlError(.badArgument, "repeat needs \"mode\": \"off\", \"one\" or \"all\"")
             }
             self = .setRepeat(mode)
+        case "shuffle" where args["order"] != nil:
+            guard case .array(let list)? = args["order"], case let ids = list.compactMap(\.intValue), ids.count == list.count, !ids.isEmpty else {
+                throw ControlError(.badArgument, "\"order\" must be the queue's item ids in the order to play them")
+            }
+            self = .shuffleOrder(ids)
         case "shuffle":
             guard let on = args["on"]?.boolValue else { throw ControlError(.badArgument, "shuffle needs \"on\": true or false") }
             self = .setShuffle(on)
@@ -184,6 +225,19 @@ public enum ControlCommand: Equatable, Sendable {
             self = .setConsume(on)
         case "status": self = .status
         case "memory": self = .memory
+        case "save": self = .save(try Self.listName(args), append: try Self.bool(args, "append") ?? false)
+        case "load": self = .load(try Self.listName(args), try Self.enqueue(args))
+        case "lists": self = .lists(try Self.string(args, "name").map { text throws(ControlError) in try ListName(text) })
+        case "forget": self = .forget(try Self.listName(args))
+        case "rename": self = .rename(try Self.listName(args), to: try Self.listName(args, "to"))
+        case "listadd": self = .listAdd(try Self.listName(args), try AddSource(args))
+        case "listremove": self = .listRemove(try Self.listName(args), index: try Self.index(args, "index"))
+        case "mark": self = .mark(try Self.ref(args))
+        case "unmark": self = .unmark(try Self.ref(args))
+        case "history":
+            let limit = try Self.int(args, "limit") ?? 20
+            guard (1...10_000).contains(limit) else { throw ControlError(.badArgument, "\"limit\" must be 1–10000") }
+            self = .history(limit: limit)
         case "queue": self = .queue(since: try Self.index(args, "since"))
         default:
             throw ControlError(.unknownCommand, "unknown command \"\(String(request.cmd.prefix(64)))\"")
@@ -236,8 +290,11 @@ public enum ControlCommand: Equatable, Sendable {
         case .move(let from, let to):
             return ControlRequest(id: id, cmd: "move", args: Self.args(from, index: "from", id: "fromId").merging(Self.args(to, index: "to", id: "toId")) { $1 })
         case .subscribe(let position): return ControlRequest(id: id, cmd: "subscribe", args: ["position": .bool(position)])
-        case .play(let item):
-            return ControlRequest(id: id, cmd: "play", args: item.map { Self.args($0) })
+        case .play(let item, let startMs, let paused):
+            var args = item.map { Self.args($0) } ?? [:]
+            if startMs > 0 { args["position"] = .number(Double(startMs) / 1000) }
+            if paused { args["paused"] = .bool(true) }
+            return ControlRequest(id: id, cmd: "play", args: args.isEmpty ? nil : args)
         case .pause: return ControlRequest(id: id, cmd: "pause")
         case .resume: return ControlRequest(id: id, cmd: "resume")
         case .toggle: return ControlRequest(id: id, cmd: "toggle")
@@ -256,8 +313,24 @@ public enum ControlCommand: Equatable, Sendable {
         case .setShuffle(let on): return ControlRequest(id: id, cmd: "shuffle", args: ["on": .bool(on)])
         case .setSingle(let mode): return ControlRequest(id: id, cmd: "single", args: ["mode": .string(mode.rawValue)])
         case .setConsume(let on): return ControlRequest(id: id, cmd: "consume", args: ["on": .bool(on)])
+        case .shuffleOrder(let ids): return ControlRequest(id: id, cmd: "shuffle", args: ["on": .bool(true), "order": .array(ids.map { .number(Double($0)) })])
         case .status: return ControlRequest(id: id, cmd: "status")
         case .memory: return ControlRequest(id: id, cmd: "memory")
+        case .save(let name, let append): return ControlRequest(id: id, cmd: "save", args: ["name": .string(name.description), "append": .bool(append)])
+        case .load(let name, let e):
+            return ControlRequest(id: id, cmd: "load", args: Self.enqueueArgs(e).merging(["name": .string(name.description)]) { $1 })
+        case .lists(let name): return ControlRequest(id: id, cmd: "lists", args: name.map { ["name": .string($0.description)] })
+        case .forget(let name): return ControlRequest(id: id, cmd: "forget", args: ["name": .string(name.description)])
+        case .rename(let name, let new): return ControlRequest(id: id, cmd: "rename", args: ["name": .string(name.description), "to": .string(new.description)])
+        case .listAdd(let name, let source):
+            return ControlRequest(id: id, cmd: "listadd", args: source.args.merging(["name": .string(name.description)]) { $1 })
+        case .listRemove(let name, let index):
+            var args: [String: JSONValue] = ["name": .string(name.description)]
+            if let index { args["index"] = .number(Double(index)) }
+            return ControlRequest(id: id, cmd: "listremove", args: args)
+        case .mark(let item): return ControlRequest(id: id, cmd: "mark", args: item.map { Self.args($0) })
+        case .unmark(let item): return ControlRequest(id: id, cmd: "unmark", args: item.map { Self.args($0) })
+        case .history(let limit): return ControlRequest(id: id, cmd: "history", args: ["limit": .number(Double(limit))])
         case .queue(let since): return ControlRequest(id: id, cmd: "queue", args: since.map { ["since": .number(Double($0))] })
         }
     }
@@ -300,6 +373,12 @@ public enum ControlCommand: Equatable, Sendable {
         guard let text = value.stringValue else { throw ControlError(.badArgument, "\"\(key)\" must be a string") }
         guard text.utf8.count <= 1000 else { throw ControlError(.badArgument, "\"\(key)\" is too long") }
         return text
+    }
+
+    /// A list name under `key` (default `name`), checked.
+    private static func listName(_ args: [String: JSONValue], _ key: String = "name") throws(ControlError) -> ListName {
+        guard let text = try string(args, key) else { throw ControlError(.badArgument, "give the list's \"\(key)\"") }
+        return try ListName(text)
     }
 
     static func bool(_ args: [String: JSONValue], _ key: String) throws(ControlError) -> Bool? {

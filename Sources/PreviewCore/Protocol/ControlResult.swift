@@ -11,6 +11,12 @@ public enum ControlResult: Equatable, Sendable {
     case added(AddReport)
     /// `artwork` with `original`: a chunk of the image file.
     case artworkFile(ArtworkFileReport)
+    /// `lists`, `forget`, `rename`: every saved list.
+    case lists(ListsReport)
+    /// `lists NAME`, `save`, `listadd`, `listremove`: one list.
+    case list(ListReport)
+    /// `history`.
+    case history(HistoryReport)
     /// `search`, `lookup`, `top`, `more`: what was found and queued.
     case catalog(CatalogReport)
     /// `info`.
@@ -34,6 +40,9 @@ extension ControlResult: Encodable {
         case .queueChanges(let report): try report.encode(to: encoder)
         case .added(let report): try report.encode(to: encoder)
         case .artworkFile(let report): try report.encode(to: encoder)
+        case .lists(let report): try report.encode(to: encoder)
+        case .list(let report): try report.encode(to: encoder)
+        case .history(let report): try report.encode(to: encoder)
         case .catalog(let report): try report.encode(to: encoder)
         case .info(let report): try report.encode(to: encoder)
         case .artwork(let report): try report.encode(to: encoder)

@@ -47,13 +47,15 @@ public struct StatusReport: Codable, Equatable, Sendable {
     public var single: SingleMode = .off
     /// Played items leave the queue.
     public var consume: Bool = false
+    /// The current track is on the shortlist (the list `marked`).
+    public var marked: Bool = false
     /// The current track's artwork, once fetched: the path of the cached JPEG or PNG file.
     public var artwork: String?
 
     private enum CodingKeys: String, CodingKey {
         case state, index, id, queueVersion, positionMs, durationMs, queueLength, track, error, output
         case buffering, volume, muted, `repeat`, shuffle, slots, switchMicroseconds, loudness, hasNext, artwork
-        case nextId, nextIndex, single, consume
+        case nextId, nextIndex, single, consume, marked
     }
 
     public init(from decoder: any Decoder) throws {
@@ -82,6 +84,7 @@ public struct StatusReport: Codable, Equatable, Sendable {
         nextIndex = try c.decodeIfPresent(Int.self, forKey: .nextIndex)
         single = try c.decodeIfPresent(SingleMode.self, forKey: .single) ?? .off
         consume = try c.decodeIfPresent(Bool.self, forKey: .consume) ?? false
+        marked = try c.decodeIfPresent(Bool.self, forKey: .marked) ?? false
     }
 
     /// Encodes every key, absent values as `null`, so clients can rely on the keys being there.
@@ -111,6 +114,7 @@ public struct StatusReport: Codable, Equatable, Sendable {
         try c.encode(nextIndex, forKey: .nextIndex)
         try c.encode(single, forKey: .single)
         try c.encode(consume, forKey: .consume)
+        try c.encode(marked, forKey: .marked)
     }
 
     /// A report with every field given.

@@ -17,6 +17,8 @@ public struct PlayerScreen: Sendable {
     public var status: StatusReport?
     /// The queue, for the items around the current one.
     public var queue: QueueReport?
+    /// The track ids on the shortlist (a ★ beside them).
+    public var marked: Set<Int> = []
     /// The current track's artwork, drawn for `artworkColumns`.
     public var artwork: Picture?
     /// The position as the last `position` event (or status) gave it.
@@ -45,7 +47,7 @@ public struct PlayerScreen: Sendable {
 
     /// The keys, as `?` lists them.
     public static let keys: [(String, String)] = [
-        ("space", "play / pause"), ("n  →", "next"), ("p  ←", "previous"), ("+  -", "volume"), ("m", "mute"),
+        ("space", "play / pause"), ("n  →", "next"), ("p  ←", "previous"), ("+  -", "volume"), ("m", "mark / unmark (the shortlist)"), ("M", "mute"),
         ("s", "shuffle"), ("r", "repeat: off → all → one"), ("/", "search (Enter replaces the queue)"),
         ("o", "open the store page"), ("?", "these keys"), ("q", "quit"),
     ]
@@ -79,6 +81,9 @@ public struct PlayerScreen: Sendable {
         parts.append("vol \(s.volume)%" + (s.muted ? " muted" : ""))
         if s.repeat != .off { parts.append("repeat \(s.repeat.rawValue)") }
         if s.shuffle { parts.append("shuffle") }
+        if s.single != .off { parts.append(s.single == .on ? "single" : "single once") }
+        if s.consume { parts.append("consume") }
+        if s.marked { parts.append("★ marked") }
         if s.buffering { parts.append("buffering…") }
         return bold(DisplayText.fit(parts.joined(separator: " · "), width))
     }
@@ -118,7 +123,7 @@ public struct PlayerScreen: Sendable {
     }
 
     /// Up to `rows` items around the current one, numbered from 0 as `queue` and `play N` count:
-    /// "▶" marks the current one, "✗" a failed item.
+    /// "▶" marks the current one, "✗" a failed item, "★" one on the shortlist.
     private func queueLines(_ queue: QueueReport, current: Int?, rows: Int, width: Int) -> [String] {
         let count = queue.items.count
         let shown = min(rows, count)
@@ -129,7 +134,8 @@ public struct PlayerScreen: Sendable {
             let mark = i == current ? "▶" : item.failure != nil ? "✗" : " "
             let number = String(repeating: " ", count: digits - String(i).count) + String(i)
             let name = [item.track.trackName, item.track.artistName].compactMap { $0 }.map(TerminalText.sanitized).joined(separator: " — ")
-            let line = DisplayText.fit("\(mark) \(number) \(name)" + (item.failure != nil ? " (failed)" : ""), width)
+            let star = item.track.trackId.map(marked.contains) == true ? "★ " : ""
+            let line = DisplayText.fit("\(mark) \(number) \(star)\(name)" + (item.failure != nil ? " (failed)" : ""), width)
             return i == current ? bold(line) : item.failure != nil ? dim(line) : line
         }
     }

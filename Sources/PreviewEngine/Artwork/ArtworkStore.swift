@@ -42,7 +42,7 @@ public final class ArtworkStore: @unchecked Sendable {   // confined to the engi
         self.log = log
         self.maxFiles = maxFiles
         self.maxBytes = maxBytes
-        try Self.makePrivateFolder(directory)
+        if let problem = PrivateFolder.make(directory) { throw ArtworkError(problem) }
         for name in (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? [] where Self.isOurs(name) {
             var info = stat()
             guard lstat(directory + "/" + name, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else { continue }
@@ -183,46 +183,13 @@ public final class ArtworkStore: @unchecked Sendable {   // confined to the engi
     }
 
     private static func write(_ bytes: [UInt8], to path: String) -> Bool {
-        let temporary = path + ".part"
-        let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0o600)
-        guard fd >= 0 else { return false }
-        var offset = 0
-        while offset < bytes.count {
-            let n = bytes[offset...].withUnsafeBytes { Glibc.write(fd, $0.baseAddress, $0.count) }
-            if n < 0, errno == EINTR { continue }
-            guard n > 0 else { break }
-            offset += n
-        }
-        let complete = offset == bytes.count
-        close(fd)
-        guard complete, rename(temporary, path) == 0 else {
-            unlink(temporary)
-            return false
-        }
-        return true
+        AtomicFile.write(bytes, to: path, durable: false) == nil   // a cache: a crash may lose it
     }
 
     /// Names this store writes: 64 hexadecimal digits and .jpg or .png.
     private static func isOurs(_ name: String) -> Bool {
         let parts = name.split(separator: ".")
         return parts.count == 2 && parts[0].count == 64 && parts[0].allSatisfy(\.isHexDigit) && ["jpg", "png"].contains(parts[1])
-    }
-
-    /// Makes `path` and the folders above it that are missing, each 0700; the last must be a
-    /// folder of this user's, and is made 0700 if it was not.
-    private static func makePrivateFolder(_ path: String) throws {
-        var prefix = ""
-        for part in path.split(separator: "/") {
-            prefix += "/" + part
-            if mkdir(prefix, 0o700) != 0, errno != EEXIST {
-                throw ArtworkError("cannot make \(prefix): \(String(cString: strerror(errno)))")
-            }
-        }
-        var info = stat()
-        guard lstat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFDIR, info.st_uid == getuid() else {
-            throw ArtworkError("\(path) is not a folder of this user's")
-        }
-        if info.st_mode & 0o077 != 0 { chmod(path, 0o700) }
     }
 }
 

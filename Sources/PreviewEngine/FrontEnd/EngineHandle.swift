@@ -37,6 +37,11 @@ public final class EngineHandle: Sendable {
         player.assumeIsolated { $0.status() }   // the loop is the player's executor
     }
 
+    /// The queue now (with the shuffled order). Call on the loop.
+    public func queue() -> QueueReport {
+        player.assumeIsolated { $0.queueReport() }
+    }
+
     /// Asks previewd to shut down (MPRIS Quit), saying `why` in the log. Call on the loop.
     public func quit(_ why: String) {
         quitter.withLock { $0 }?(why)

@@ -50,15 +50,7 @@ extension Player {
     /// `add`: tracks given, or catalog ids looked up in one call, inserted where `enqueue` says as
     /// one change of the queue.
     func add(_ source: AddSource, _ enqueue: Enqueue) async throws -> AddReport {
-        var asked: [Track?]
-        switch source {
-        case .tracks(let tracks): asked = tracks
-        case .trackIds(let ids):
-            let page = try await catalog.lookup(LookupQuery(ids: ids, entity: nil))
-            var found: [Int: Track] = [:]
-            for track in page.results where track.wrapperType == "track" { if let id = track.trackId { found[id] = track } }
-            asked = ids.map { found[$0] }
-        }
+        let asked = try await tracks(for: source)
         let tracks = asked.compactMap { $0 }
         let positions = asked.indices.filter { asked[$0] != nil }   // where each found track was asked
         var notQueued = asked.indices.filter { asked[$0] == nil }.map { CatalogReport.NotQueued(result: $0, reason: "not found in the catalog") }

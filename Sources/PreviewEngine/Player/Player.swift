@@ -62,12 +62,17 @@ public actor Player {
     let artwork: ArtworkStore?
     /// Artwork fetches under way, by URL; shutdown waits for them.
     var artworkFetches: [String: Task<Void, Never>] = [:]
+    /// The saved lists and the shortlist (`Player+Lists.swift`); nil: none.
+    let lists: ListStore?
+    /// The history of previews heard; nil: none is kept.
+    let history: HistoryJournal?
 
     /// A player on `loop`, searching `catalog`, fetching with `fetcher` and playing on `sink`, every
     /// track at the gain `normalization` asks for.
     public init(loop: EngineLoop, catalog: ITunesClient, fetcher: PreviewFetcher, sink: any AudioSink,
                 policy: FetchPolicy = FetchPolicy(), normalization: LoudnessNormalization = LoudnessNormalization(),
-                events: EventHub? = nil, artwork: ArtworkStore? = nil, autopage: Bool = false, log: Log = Log()) {
+                events: EventHub? = nil, artwork: ArtworkStore? = nil, lists: ListStore? = nil, history: HistoryJournal? = nil,
+                autopage: Bool = false, log: Log = Log()) {
         self.loop = loop
         self.hub = events
         self.catalog = catalog
@@ -76,6 +81,8 @@ public actor Player {
         self.policy = policy
         self.log = log
         self.artwork = artwork
+        self.lists = lists
+        self.history = history
         loudness = LoudnessStore(cache: policy.cache)
         var decisions = PlayerCore.Policy(ahead: policy.prefetchAhead, behind: policy.prefetchBehind, headMs: policy.prefetchHeadMs)
         decisions.normalization = normalization
@@ -155,7 +162,7 @@ public actor Player {
         case .remove(let item): run(try core.remove(item))
         case .move(let from, let to): run(try core.move(from, to: to))
         case .subscribe: throw ControlError(.badRequest, "subscribe is answered by the socket server")
-        case .play(let item): run(try core.play(item))
+        case .play(let item, let startMs, let paused): run(try core.play(item, startMs: startMs, paused: paused))
         case .pause: run(try core.apply(.pause))
         case .resume: run(try core.apply(.resume))
         case .toggle: run(try core.apply(.toggle))
@@ -170,7 +177,9 @@ public actor Player {
         case .setSingle(let mode): run(try core.apply(.setSingle(mode)))
         case .setConsume(let on): run(try core.apply(.setConsume(on)))
         case .status: break
-        case .queue(nil): return .queue(QueueReport(index: core.position, queue: core.queue))
+        case .shuffleOrder(let ids): run(try core.apply(.setShuffleOrder(ids)))
+        case .save, .load, .lists, .forget, .rename, .listAdd, .listRemove, .mark, .unmark, .history: return try await listCommand(command)
+        case .queue(nil): return .queue(queueReport())
         case .queue(let since?): return .queueChanges(QueueChangesReport(core.queue, since: since))
         case .memory: return .memory(memoryReport())
         }
@@ -199,8 +208,14 @@ public actor Player {
         report.nextIndex = report.nextId.flatMap(core.queue.position(ofID:))
         report.single = core.transport.single
         report.consume = core.transport.consume
+        report.marked = lists?.isMarked(item?.track.trackId) ?? false
         report.switchMicroseconds = switchMicroseconds()
         return report
+    }
+
+    /// The queue, which item is current, and the shuffled order.
+    public func queueReport() -> QueueReport {
+        QueueReport(index: core.position, queue: core.queue, order: core.transport.order)
     }
 
     /// How long the last track change took, command to first frame handed to the output.

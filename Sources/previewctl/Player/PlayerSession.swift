@@ -166,7 +166,10 @@ final class PlayerSession {
         case .character("p"), .left: send(.prev)
         case .character("+"), .character("="), .up: send(.volume(.by(5)))
         case .character("-"), .down: send(.volume(.by(-5)))
-        case .character("m"): send(.mute(nil))
+        case .character("M"): send(.mute(nil))
+        case .character("m"):
+            send(s?.marked == true ? .unmark(nil) : .mark(nil))
+            refresh(queue: true)
         case .character("s"): send(.setShuffle(!(s?.shuffle ?? false)))
         case .character("r"):
             let next: RepeatMode = switch s?.repeat ?? .off { case .off: .all; case .all: .one; case .one: .off }
@@ -198,7 +201,11 @@ final class PlayerSession {
             screen.positionMs = s.positionMs
             screen.durationMs = s.durationMs
         }
-        if queue, let q = try? client.send(.queue(since: nil), as: Invocation.TypedResponse<QueueReport>.self).result { screen.queue = q }
+        if queue, let q = try? client.send(.queue(since: nil), as: Invocation.TypedResponse<QueueReport>.self).result {
+            screen.queue = q
+            let marked = try? client.send(.lists(.marked), as: Invocation.TypedResponse<ListReport>.self).result
+            screen.marked = Set(marked?.tracks?.compactMap(\.trackId) ?? [])
+        }
         refreshArtwork()
     }
 

@@ -1,0 +1,73 @@
+import PreviewCore
+
+/// Saved lists, the shortlist and the history: their files are read and written on the state
+/// thread (`StateDisk`); what goes into the queue goes through the core like any add.
+extension Player {
+    /// Runs `body` on the list store, on the state thread.
+    private func onLists<T: Sendable>(_ body: @escaping @Sendable (ListStore) throws -> T) async throws(ControlError) -> T {
+        guard let lists else { throw ControlError(.rejected, "saved lists are off (no data folder)") }
+        let result = await StateDisk.run { Result { try body(lists) } }
+        do { return try result.get() } catch { throw error as? ControlError ?? ControlError(.internal, "\(error)") }
+    }
+
+    func listCommand(_ command: ControlCommand) async throws -> ControlResult {
+        switch command {
+        case .save(let name, let append):
+            let tracks = core.queue.items.map(\.track)
+            let count = try await onLists { try $0.save(name, tracks, append: append) }
+            log(.info, "saved \(tracks.count) tracks as the list \"\(name)\"")
+            return .list(ListReport(name: name.description, count: count))
+        case .load(let name, let enqueue):
+            let tracks = try await onLists { try $0.tracks(name) }
+            guard !tracks.isEmpty else { throw ControlError(.rejected, "the list \"\(name)\" is empty") }
+            let placement = try core.place(tracks, at: enqueue.destination, play: enqueue.play, morePages: enqueue.destination == nil ? false : nil)
+            if enqueue.destination == nil { lastSearch = nil }   // `more` pages searches, not a list
+            run(placement.effects)
+            log(.info, "loaded the list \"\(name)\": \(placement.ids.count) of \(tracks.count) queued")
+            return .added(AddReport(ids: placement.ids, queueVersion: core.queue.version, notQueued: placement.notQueued))
+        case .lists(nil):
+            return .lists(ListsReport(lists: try await onLists { $0.summaries() }))
+        case .lists(let name?):
+            let tracks = try await onLists { try $0.tracks(name) }
+            return .list(ListReport(name: name.description, count: tracks.count, tracks: tracks))
+        case .forget(let name):
+            return .lists(ListsReport(lists: try await onLists { try $0.forget(name); return $0.summaries() }))
+        case .rename(let name, let new):
+            return .lists(ListsReport(lists: try await onLists { try $0.rename(name, to: new); return $0.summaries() }))
+        case .listAdd(let name, let source):
+            let tracks = try await tracks(for: source).compactMap { $0 }
+            let count = try await onLists { try $0.save(name, tracks, append: true) }
+            return .list(ListReport(name: name.description, count: count))
+        case .listRemove(let name, let index):
+            return .list(ListReport(name: name.description, count: try await onLists { try $0.remove(from: name, at: index) }))
+        case .mark(let ref), .unmark(let ref):
+            guard let id = try ref.map({ ref throws(ControlError) in try core.queue.id(of: ref) }) ?? core.transport.item,
+                  let track = core.queue[id: id]?.track else { throw ControlError(.rejected, "nothing is playing; give an index") }
+            guard let trackId = track.trackId else { throw ControlError(.rejected, "the track has no iTunes id") }
+            if case .mark = command {
+                try await onLists { if !$0.isMarked(trackId) { try $0.save(.marked, [track], append: true) } }
+            } else {
+                try await onLists { try $0.remove(trackId: trackId, from: .marked) }
+            }
+            return .status(status())
+        case .history(let limit):
+            guard let history else { throw ControlError(.rejected, "the history is off (--no-state)") }
+            return .history(HistoryReport(entries: await StateDisk.run { history.entries(limit: limit) }))
+        default:
+            throw ControlError(.internal, "not a list command")
+        }
+    }
+
+    /// The tracks `source` names, in order: given, or looked up in one call (nil where the
+    /// catalog does not know an id).
+    func tracks(for source: AddSource) async throws -> [Track?] {
+        switch source {
+        case .tracks(let tracks): return tracks
+        case .trackIds(let ids):
+            let page = try await catalog.lookup(LookupQuery(ids: ids, entity: nil))
+            var found: [Int: Track] = [:]
+            for track in page.results where track.wrapperType == "track" { if let id = track.trackId { found[id] = track } }
+            return ids.map { found[$0] }
+        }
+    }
+}
