@@ -108,6 +108,12 @@ struct Previewd: ParsableCommand {
     @Flag(help: "Do not appear on the session bus as an MPRIS2 player (media keys, desktop media controls, playerctl).")
     var noMpris = false
 
+    @Option(name: .customLong("mpd"), help: ArgumentHelp("Serve MPD's protocol (mpc, ncmpcpp, phone apps) on a socket PATH or on HOST:PORT (TCP); repeatable; default $XDG_RUNTIME_DIR/previewd/mpd.sock; off: not at all. Beyond loopback only with --mpd-password.", valueName: "ADDRESS"))
+    var mpd: [String] = []
+
+    @Option(help: ArgumentHelp("The password MPD clients must give (MPD's password command) before more than ping.", valueName: "SECRET"))
+    var mpdPassword: String?
+
     @Option(help: ArgumentHelp("Keep fetched artwork here (default: $XDG_CACHE_HOME/previewd/artwork).", valueName: "DIR"))
     var artworkDir: String?
 
@@ -176,6 +182,7 @@ struct Previewd: ParsableCommand {
         guard (-40...(-5)).contains(loudnessTarget) else { throw ValidationError("--loudness-target must be -40 to -5 LUFS") }
         guard (0.1...3600).contains(onEventTimeout) else { throw ValidationError("--on-event-timeout must be 0.1–3600 s") }
         if let onEvent, onEvent.isEmpty { throw ValidationError("--on-event needs a program") }
+        do throws(FrontEndError) { _ = try MPDListenPlan(values: mpd, password: mpdPassword) } catch { throw ValidationError(error.message) }
     }
 
     func run() throws {
@@ -237,6 +244,7 @@ struct Previewd: ParsableCommand {
         engine.add { ControlFrontEnd(path: path, handover: handover, engine: $0) }
         if let onEvent { engine.add { EventHook(program: onEvent, engine: $0, timeout: onEventTimeout) } }
         if !noMpris { engine.add { MediaPlayerService(engine: $0) } }
+        if let mpdPlan = try? MPDListenPlan(values: mpd, password: mpdPassword) { engine.add { MPDFrontEnd(plan: mpdPlan, engine: $0) } }
         do throws(FrontEndError) {
             try engine.start()
         } catch {

@@ -1,0 +1,168 @@
+import PreviewCore
+
+extension MPDCommands {
+    /// `add URI [POS]`.
+    static func add(_ call: MPDCall) async throws(MPDError) {
+        _ = try await insert(call, uri: call.argument(0) ?? "", position: call.argument(1))
+    }
+
+    /// `addid URI [POS]`: answers the new item's `Id`.
+    static func addid(_ call: MPDCall) async throws(MPDError) {
+        let ids = try await insert(call, uri: call.argument(0) ?? "", position: call.argument(1))
+        if let id = ids.first { call.response.add("Id", id) }
+    }
+
+    /// Where an insert goes: nil (the end), an index, or `+N`/`-N` from the current song (mpc insert).
+    static func place(_ text: String?, _ call: MPDCall) throws(MPDError) -> InsertPosition {
+        guard let text else { return .end }
+        guard let n = Int(text.dropFirst(text.hasPrefix("+") || text.hasPrefix("-") ? 1 : 0)), n >= 0 else {
+            throw MPDError(.arg, "Integer expected: \(text.prefix(32))")
+        }
+        if text.hasPrefix("+") || text.hasPrefix("-") {
+            guard let current = call.status().index else { throw MPDError(.arg, "No current song") }
+            return .index(text.hasPrefix("+") ? current + 1 + n : max(0, current - n))
+        }
+        return .index(n)
+    }
+
+    /// Inserts what `uri` names at `position`; the new items' ids.
+    static func insert(_ call: MPDCall, uri: String, position: String?) async throws(MPDError) -> [Int] {
+        let at = try place(position, call)
+        let source: AddSource
+        switch try MPDSong.target(uri) {
+        case .track(let id): source = .trackIds([id])
+        case .album(let id), .artist(let id):
+            let found = try await lookup([id], call)
+            guard !found.isEmpty else { throw MPDError(.noExist, "No such song: nothing to play under \(uri.prefix(64))") }
+            source = .tracks(Array(found.prefix(PlayQueue.maxCount)))
+        case .url(let url):
+            var track = Track(trackName: url.split(separator: "/").last.map(String.init), previewUrl: url)
+            track.kind = "song"
+            track.wrapperType = "track"
+            source = .tracks([track])
+        }
+        return try await add(source, at: at, call)
+    }
+
+    /// Adds `source` at `at`; an error when nothing could be queued, saying why.
+    static func add(_ source: AddSource, at: InsertPosition, _ call: MPDCall) async throws(MPDError) -> [Int] {
+        guard case .added(let report) = try await call.perform(.add(source, Enqueue(append: true, play: false, at: at))) else {
+            throw MPDError(.system, "add answered no ids")
+        }
+        if report.ids.isEmpty {
+            throw MPDError(.noExist, "No such song: " + (report.notQueued.first?.reason ?? "nothing could be queued"))
+        }
+        return report.ids
+    }
+
+    /// The playable songs of catalog ids (an album's, an artist's, tracks), without queuing them.
+    static func lookup(_ ids: [Int], _ call: MPDCall) async throws(MPDError) -> [Track] {
+        let result: ControlResult
+        do throws(MPDError) {
+            result = try await call.perform(.lookup(LookupQuery(ids: ids, entity: "song", limit: 200), Enqueue(play: false, queue: false)))
+        } catch where error.code == .noExist {
+            return []
+        }
+        guard case .catalog(let report) = result else { return [] }
+        return playable(report)
+    }
+
+    /// The results a catalog answer could queue (songs with a preview previewd may fetch).
+    static func playable(_ report: CatalogReport) -> [Track] {
+        let refused = Set(report.notQueued.map(\.result))
+        return report.results.enumerated().filter { !refused.contains($0.offset) }.map(\.element)
+    }
+
+    static func clear(_ call: MPDCall) async throws(MPDError) { _ = try await call.perform(.clear) }
+
+    /// `delete POS|START:END`: from the end of the range, so the positions stay true.
+    static func delete(_ call: MPDCall) async throws(MPDError) {
+        let count = call.status().queueLength
+        let range = try MPDRange(call.argument(0) ?? "").range(count: count)
+        for index in range.reversed() { _ = try await call.perform(.remove(.index(index))) }
+    }
+
+    static func deleteid(_ call: MPDCall) async throws(MPDError) {
+        _ = try await call.perform(.remove(.id(try call.int(0, in: 1...Int.max))))
+    }
+
+    /// `move FROM|START:END TO`: a range moves one song at a time, so that it starts at TO (mpc
+    /// `insert` adds at the end, then moves the new songs up).
+    static func move(_ call: MPDCall) async throws(MPDError) {
+        let range = try MPDRange(call.argument(0) ?? "").range(count: call.status().queueLength)
+        let to = try call.int(1, in: 0...Int.max)
+        guard !range.isEmpty, to != range.lowerBound else { return }
+        for k in 0..<range.count {
+            let (from, place) = to < range.lowerBound ? (range.lowerBound + k, to + k) : (range.lowerBound, to + range.count - 1)
+            _ = try await call.perform(.move(from: .index(from), to: .index(place)))
+        }
+    }
+
+    static func moveid(_ call: MPDCall) async throws(MPDError) {
+        let id = try call.int(0, in: 1...Int.max), to = try call.int(1, in: 0...Int.max)
+        _ = try await call.perform(.move(from: .id(id), to: .index(to)))
+    }
+
+    /// `playlistinfo [POS|START:END]`.
+    static func playlistinfo(_ call: MPDCall) async throws(MPDError) {
+        let queue = try await call.queue()
+        let range = try call.argument(0).map { (text: String) throws(MPDError) in try MPDRange(text).range(count: queue.items.count) }
+            ?? 0..<queue.items.count
+        for i in range { songOf(queue, i, call) }
+    }
+
+    /// `playlistid [ID]`.
+    static func playlistid(_ call: MPDCall) async throws(MPDError) {
+        let queue = try await call.queue()
+        guard call.argument(0) != nil else { return queue.items.indices.forEach { songOf(queue, $0, call) } }
+        let id = try call.int(0)
+        guard let i = queue.items.firstIndex(where: { $0.id == id }) else { throw MPDError(.noExist, "No such song") }
+        songOf(queue, i, call)
+    }
+
+    /// `playlist` (deprecated): `POS:file` lines.
+    static func playlist(_ call: MPDCall) async throws(MPDError) {
+        let queue = try await call.queue()
+        for (i, item) in queue.items.enumerated() { call.response.add(String(i), MPDSong.uri(of: item.track)) }
+    }
+
+    /// `playlistfind FILTER` (exact) and `playlistsearch FILTER` (contains, any case) over the queue.
+    static func playlistfind(_ call: MPDCall) async throws(MPDError) { try await queueFilter(call, exact: true) }
+    static func playlistsearch(_ call: MPDCall) async throws(MPDError) { try await queueFilter(call, exact: false) }
+
+    private static func queueFilter(_ call: MPDCall, exact: Bool) async throws(MPDError) {
+        let search = try MPDSearch(call.arguments, exact: exact)
+        let queue = try await call.queue()
+        for (i, item) in queue.items.enumerated() where search.filter?.matches(item.track, foldCase: !exact) ?? true {
+            songOf(queue, i, call)
+        }
+    }
+
+    /// `plchanges VERSION [START:END]`: the songs added or moved since VERSION.
+    static func plchanges(_ call: MPDCall) async throws(MPDError) {
+        for change in try await changes(call) {
+            call.addSong(change.item.track, position: change.index, id: change.item.id)
+        }
+    }
+
+    /// `plchangesposid VERSION [START:END]`: their positions and ids only.
+    static func plchangesposid(_ call: MPDCall) async throws(MPDError) {
+        for change in try await changes(call) {
+            call.response.add("cpos", change.index)
+            call.response.add("Id", change.item.id)
+        }
+    }
+
+    private static func changes(_ call: MPDCall) async throws(MPDError) -> [QueueChangesReport.Change] {
+        let version = try call.int(0)
+        guard case .queueChanges(let report) = try await call.perform(.queue(since: max(0, version))) else { return [] }
+        guard let text = call.argument(1) else { return report.items }
+        let range = try MPDRange(text).range(count: Int.max)
+        return report.items.filter { range.contains($0.index) }
+    }
+
+    private static func songOf(_ queue: QueueReport, _ i: Int, _ call: MPDCall) {
+        let item = queue.items[i]
+        call.addSong(item.track, position: i, id: item.id)
+    }
+}

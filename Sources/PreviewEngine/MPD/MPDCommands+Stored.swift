@@ -1,0 +1,104 @@
+import PreviewCore
+
+/// MPD's stored playlists are previewd's saved lists (`save`, `load`, `lists`, `forget`, …).
+extension MPDCommands {
+    /// `listplaylists`: every saved list.
+    static func listplaylists(_ call: MPDCall) async throws(MPDError) {
+        for list in try await lists(call) { call.response.add("playlist", list.name) }
+    }
+
+    /// `listplaylist NAME [START:END]`: its songs' URIs.
+    static func listplaylist(_ call: MPDCall) async throws(MPDError) {
+        for track in try await tracks(call) { call.response.add("file", MPDSong.uri(of: track)) }
+    }
+
+    /// `listplaylistinfo NAME [START:END]`: its songs.
+    static func listplaylistinfo(_ call: MPDCall) async throws(MPDError) {
+        for track in try await tracks(call) { call.addSong(track) }
+    }
+
+    /// `save NAME [create|append|replace]`: an existing name is refused unless the mode says (MPD).
+    static func save(_ call: MPDCall) async throws(MPDError) {
+        let name = try listName(call.argument(0))
+        let mode = call.argument(1) ?? "create"
+        guard ["create", "append", "replace"].contains(mode) else { throw MPDError(.arg, "Unrecognized save mode: \(mode.prefix(32))") }
+        if mode == "create", try await lists(call).contains(where: { $0.name == name.description }) {
+            throw MPDError(.exist, "Playlist already exists")
+        }
+        _ = try await call.perform(.save(name, append: mode == "append"))
+        call.server.changed(.storedPlaylist)
+    }
+
+    /// `load NAME [START:END] [POS]`: its songs into the queue, at the end or at POS.
+    static func load(_ call: MPDCall) async throws(MPDError) {
+        let name = try listName(call.argument(0))
+        let at = try place(call.argument(2), call)
+        if let text = call.argument(1), !text.isEmpty {
+            let all = try await tracks(call, name: name, range: nil)
+            let range = try MPDRange(text).range(count: all.count)
+            guard !range.isEmpty else { return }
+            _ = try await add(.tracks(Array(all[range])), at: at, call)
+        } else {
+            _ = try await call.perform(.load(name, Enqueue(append: true, play: false, at: at)))
+        }
+    }
+
+    /// `rm NAME`.
+    static func rm(_ call: MPDCall) async throws(MPDError) {
+        _ = try await call.perform(.forget(try listName(call.argument(0))))
+        call.server.changed(.storedPlaylist)
+    }
+
+    /// `rename NAME NEW`.
+    static func rename(_ call: MPDCall) async throws(MPDError) {
+        _ = try await call.perform(.rename(try listName(call.argument(0)), to: try listName(call.argument(1))))
+        call.server.changed(.storedPlaylist)
+    }
+
+    /// `playlistadd NAME URI`: a catalog track, album or artist at the end of the list.
+    static func playlistadd(_ call: MPDCall) async throws(MPDError) {
+        let name = try listName(call.argument(0))
+        guard call.argument(2) == nil else { throw MPDError(.arg, "previewd adds to the end of a saved list only") }
+        let source: AddSource
+        switch try MPDSong.target(call.argument(1) ?? "") {
+        case .track(let id): source = .trackIds([id])
+        case .album(let id), .artist(let id): source = .tracks(try await lookup([id], call))
+        case .url: throw MPDError(.arg, "a saved list holds catalog tracks: use itunes:track:ID")
+        }
+        _ = try await call.perform(.listAdd(name, source))
+        call.server.changed(.storedPlaylist)
+    }
+
+    /// `playlistdelete NAME POS`.
+    static func playlistdelete(_ call: MPDCall) async throws(MPDError) {
+        _ = try await call.perform(.listRemove(try listName(call.argument(0)), index: try call.int(1, in: 0...Int.max)))
+        call.server.changed(.storedPlaylist)
+    }
+
+    /// `playlistclear NAME`.
+    static func playlistclear(_ call: MPDCall) async throws(MPDError) {
+        _ = try await call.perform(.listRemove(try listName(call.argument(0)), index: nil))
+        call.server.changed(.storedPlaylist)
+    }
+
+    private static func listName(_ text: String?) throws(MPDError) -> ListName {
+        do throws(ControlError) { return try ListName(text ?? "") } catch { throw MPDError(.arg, error.message) }
+    }
+
+    private static func lists(_ call: MPDCall) async throws(MPDError) -> [ListSummary] {
+        guard case .lists(let report) = try await call.perform(.lists(nil)) else { return [] }
+        return report.lists
+    }
+
+    /// The tracks of the list named by argument 0, within argument 1's range when given.
+    private static func tracks(_ call: MPDCall) async throws(MPDError) -> [Track] {
+        try await tracks(call, name: try listName(call.argument(0)), range: call.argument(1))
+    }
+
+    private static func tracks(_ call: MPDCall, name: ListName, range: String?) async throws(MPDError) -> [Track] {
+        guard case .list(let report) = try await call.perform(.lists(name)) else { return [] }
+        let tracks = report.tracks ?? []
+        guard let range else { return tracks }
+        return Array(tracks[try MPDRange(range).range(count: tracks.count)])
+    }
+}
