@@ -4,6 +4,8 @@ import Foundation
 public final class DaemonProcess {
     /// The control socket.
     public let socketPath: String
+    /// MPD's protocol: its own socket in the daemon's folder unless the test gave `--mpd`.
+    public let mpdSocketPath: String
     private let process: ChildProcess
     private let stderr: DataCollector
 
@@ -18,6 +20,7 @@ public final class DaemonProcess {
         let directory = NSTemporaryDirectory() + "previewd-e2e-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         socketPath = directory + "/previewd.sock"
+        mpdSocketPath = directory + "/mpd.sock"
         // Kept off the desktop's session bus and out of the user's cache unless the test says otherwise.
         let inherited = ProcessInfo.processInfo.environment
         var environment = environment ?? inherited
@@ -27,7 +30,9 @@ public final class DaemonProcess {
             environment[key] = directory + folder
         }
         environment["DBUS_SESSION_BUS_ADDRESS"] = environment["DBUS_SESSION_BUS_ADDRESS"] ?? "unix:path=" + directory + "/no-bus"
-        let command = launcher + [binary, "--socket", socketPath] + arguments
+        // Each daemon serves MPD on a socket of its own, never on the user's default one.
+        let mpd = arguments.contains("--mpd") ? [] : ["--mpd", mpdSocketPath]
+        let command = launcher + [binary, "--socket", socketPath] + mpd + arguments
         process = try ChildProcess(command[0], Array(command.dropFirst()), environment: environment, captureStderr: true)
         stderr = DataCollector(process.stderr!)
         let deadline = Date(timeIntervalSinceNow: 20)

@@ -60,7 +60,8 @@ extension MPDCommands {
             }
             guard seen.insert(groups + [value]).inserted else { continue }
             for (tag, group) in zip(search.groups, groups) { call.response.add(tag.rawValue, group) }
-            call.response.add(field == .file ? "file" : name.prefix(1).uppercased() + name.dropFirst(), value)
+            let key = if case .tag(let tag) = field { tag.rawValue } else { "file" }
+            call.response.add(key, value)
         }
     }
 
