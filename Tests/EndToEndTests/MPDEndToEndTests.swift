@@ -8,7 +8,7 @@ import XCTest
 /// socket and through TCP, python-mpd2, and a bare socket for what they would never send; the sound
 /// checked on the null sink's monitor, the state through previewctl.
 final class MPDEndToEndTests: DaemonTestCase {
-    private var port: UInt16 = 0
+    var port: UInt16 = 0
 
     override func setUpWithError() throws {
         try super.setUpWithError()
@@ -16,7 +16,7 @@ final class MPDEndToEndTests: DaemonTestCase {
     }
 
     /// previewd serving MPD on its socket and on a TCP port of loopback (plus `arguments`).
-    private func start(_ arguments: [String] = []) throws {
+    func start(_ arguments: [String] = []) throws {
         port = try LoopbackPort.free()
         let folder = NSTemporaryDirectory() + "previewd-mpd-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
@@ -24,11 +24,11 @@ final class MPDEndToEndTests: DaemonTestCase {
         mpdSocket = folder + "/mpd.sock"
     }
 
-    private var mpdSocket = ""
+    var mpdSocket = ""
 
     /// `mpc ARGS` through the private socket (or TCP).
     @discardableResult
-    private func mpc(_ arguments: String..., tcp: Bool = false, file: StaticString = #filePath, line: UInt = #line) throws -> ProcessRunner.Result {
+    func mpc(_ arguments: String..., tcp: Bool = false, file: StaticString = #filePath, line: UInt = #line) throws -> ProcessRunner.Result {
         var environment = ProcessInfo.processInfo.environment
         environment["MPD_HOST"] = tcp ? "127.0.0.1" : mpdSocket
         environment["MPD_PORT"] = tcp ? String(port) : nil
@@ -37,7 +37,7 @@ final class MPDEndToEndTests: DaemonTestCase {
         return result
     }
 
-    private func waitFor(_ what: String, _ condition: () throws -> Bool) rethrows {
+    func waitFor(_ what: String, _ condition: () throws -> Bool) rethrows {
         let deadline = Date(timeIntervalSinceNow: 15)
         while try !condition(), Date() < deadline { usleep(50_000) }
         XCTAssertTrue(try condition(), what)
