@@ -12,6 +12,8 @@ public final class SnapcastServer {
     public let streamPort: UInt16
     /// The server's buffer: what every room hears this much after previewd hands it over.
     public let bufferMs: Int
+    /// The JSON-RPC control port (TCP, newline-delimited).
+    public let controlPort: UInt16
     private let directory: String
     private var server: ChildProcess?
     private var clients: [ChildProcess] = []
@@ -19,8 +21,9 @@ public final class SnapcastServer {
     private var rooms: [(sink: String, pulseServer: String?)] = []
     private var serverLog: DataCollector?
 
-    /// Writes the configuration; `start` starts the server.
-    public init(bufferMs: Int = 400) throws {
+    /// Writes the configuration; `start` starts the server. A `controlScript` (e.g. a wrapper of
+    /// meta_mpd.py) is the source's control script; it needs the HTTP port, which is then on.
+    public init(bufferMs: Int = 400, controlScript: String? = nil) throws {
         guard ProcessRunner.which("snapserver") != nil, ProcessRunner.which("snapclient") != nil else {
             throw TestSupportError("snapserver and snapclient not installed (Debian's snapserver, snapclient)")
         }
@@ -29,12 +32,15 @@ public final class SnapcastServer {
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         sourcePort = try LoopbackPort.free()
         streamPort = try LoopbackPort.free()
-        let controlPort = try LoopbackPort.free()
+        controlPort = try LoopbackPort.free()
+        let http = controlScript == nil ? "enabled = false" : "enabled = true\nbind_to_address = 127.0.0.1\nport = \(try LoopbackPort.free())"
+        // A `/` in the source's query breaks snapserver's URI parsing: the path goes percent-encoded.
+        let script = controlScript.map { "&controlscript=" + $0.replacingOccurrences(of: "/", with: "%2F") } ?? ""
         let configuration = """
             [server]
             datadir = \(directory)
             [http]
-            enabled = false
+            \(http)
             [tcp]
             enabled = true
             bind_to_address = 127.0.0.1
@@ -42,7 +48,7 @@ public final class SnapcastServer {
             [stream]
             bind_to_address = 127.0.0.1
             port = \(streamPort)
-            source = tcp://127.0.0.1:\(sourcePort)?name=previewd&mode=server&sampleformat=48000:16:2
+            source = tcp://127.0.0.1:\(sourcePort)?name=previewd&mode=server&sampleformat=48000:16:2\(script)
             codec = pcm
             buffer = \(bufferMs)
             [logging]
@@ -94,6 +100,40 @@ public final class SnapcastServer {
             _ = client.wait(timeout: 5)
         }
         clients = []
+    }
+
+    /// Sends one JSON-RPC request (`method` with `params`, as JSON text) on the control port and
+    /// returns the answer's line (notifications before it are skipped).
+    public func rpc(_ method: String, params: String = "{}") throws -> String {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard fd >= 0 else { throw TestSupportError("socket: \(errno)") }
+        defer { close(fd) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = controlPort.bigEndian
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        let connected = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0 }
+        }
+        guard connected else { throw TestSupportError("snapserver's control port: \(errno)") }
+        var timeout = timeval(tv_sec: 10, tv_usec: 0)
+        setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+        let request = Array("{\"id\":1,\"jsonrpc\":\"2.0\",\"method\":\"\(method)\",\"params\":\(params)}\r\n".utf8)
+        guard request.withUnsafeBytes({ send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }) == request.count else {
+            throw TestSupportError("send: \(errno)")
+        }
+        var pending: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 65536)
+        while true {
+            while let newline = pending.firstIndex(of: 0x0a) {
+                let line = String(decoding: pending[..<newline], as: UTF8.self)
+                pending.removeSubrange(...newline)
+                if line.contains("\"id\":1") { return line }
+            }
+            let n = recv(fd, &chunk, chunk.count, 0)
+            guard n > 0 else { throw TestSupportError("snapserver did not answer \(method)") }
+            pending += chunk[..<n]
+        }
     }
 
     /// What snapserver logged.
