@@ -241,6 +241,17 @@ final class MPDEndToEndTests: DaemonTestCase {
         XCTAssertTrue(idlers[1].send("idle mixer"))
         XCTAssertEqual(idlers[1].ask("noidle"), ["OK"], "noidle ends an idle with nothing changed")
         XCTAssertTrue(daemon.isRunning)
+
+        // A preview URL the URL policy allows (here the stand-in, the API's own origin) is a song too.
+        let byURL = try XCTUnwrap(other.ask("addid \(standIn.baseURL)/previews/tone-550.m4a"))
+        XCTAssertTrue(byURL.first?.hasPrefix("Id: ") == true, "\(byURL)")
+        XCTAssertEqual(other.ask("addid file:///etc/passwd")?.first?.hasPrefix("ACK [50@0] {addid} No such song"), true)
+
+        // Stopping previewd ends the connections waiting in idle at once: they see the end.
+        XCTAssertTrue(idlers[2].send("idle stored_playlist"))   // nothing will change it
+        XCTAssertEqual(daemon.stop(), 0)
+        daemon = nil
+        XCTAssertTrue(idlers[2].isClosedByServer())
     }
 
     func testAPasswordBeforeAnythingButPingAndNoOpenPortWithoutOne() throws {

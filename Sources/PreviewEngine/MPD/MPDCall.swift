@@ -57,7 +57,7 @@ public final class MPDCall: @unchecked Sendable {   // confined to the engine lo
         }
     }
 
-    /// Argument `i` as seconds (fractional allowed) in milliseconds; `signed` allows `+`/`-`.
+    /// Argument `i`, seconds (fractional, signed), in milliseconds.
     public func milliseconds(_ i: Int) throws(MPDError) -> Int {
         guard let text = argument(i), let seconds = Double(text), seconds.isFinite, abs(seconds) < 86_400 else {
             throw MPDError(.arg, "Float expected: \((argument(i) ?? "").prefix(32))")

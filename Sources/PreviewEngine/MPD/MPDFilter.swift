@@ -62,7 +62,7 @@ public indirect enum MPDFilter: Equatable, Sendable {
         guard parser.atEnd else { throw MPDError(.arg, "Unparsed garbage after expression") }
     }
 
-    /// True when `track` (at `uri`) meets the filter; `foldCase` compares without case (`search`).
+    /// True when `track` meets the filter; `foldCase` compares without case (`search`).
     public func matches(_ track: Track, foldCase: Bool) -> Bool {
         switch self {
         case .all(let parts): return parts.allSatisfy { $0.matches(track, foldCase: foldCase) }

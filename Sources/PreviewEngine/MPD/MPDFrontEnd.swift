@@ -46,8 +46,8 @@ public final class MPDFrontEnd: FrontEnd {
 
     /// Stops accepting and removes the socket; hears no more events.
     public func stop() {
+        mpd.stop()
         server.stop()
-        mpd.stopObserving()
     }
 
     /// Answers in flight are written (or 2 s have passed).

@@ -23,6 +23,8 @@ public final class MPDProtocol: LineProtocol, @unchecked Sendable {   // confine
     private let engine: EngineHandle
     private var sessions: [UInt64: MPDSession] = [:]
     private var observer: EventHub.Observer?
+    /// Shutting down: idles end with the connection, new lines are not carried out.
+    private var stopping = false
 
     /// The protocol steering `engine`; `password` required of every client before more than
     /// `ping`, `password`, `close`, `commands` and `notcommands`.
@@ -41,10 +43,19 @@ public final class MPDProtocol: LineProtocol, @unchecked Sendable {   // confine
         }
     }
 
-    /// Hears no more (call on the loop).
-    func stopObserving() {
+    /// Hears no more, and lets go of the clients waiting in idle so the server can close them at
+    /// once: they see the connection end, as MPD's clients do when it stops (call on the loop).
+    func stop() {
         if let observer { engine.events.removeObserver(observer) }
         observer = nil
+        stopping = true
+        for session in sessions.values where session.idleMask != nil {
+            session.idleMask = nil
+            guard let connection = session.connection else { continue }
+            connection.isWaiting = false
+            connection.answer([])
+            connection.close()
+        }
     }
 
     /// Clients connected.
@@ -57,6 +68,10 @@ public final class MPDProtocol: LineProtocol, @unchecked Sendable {   // confine
 
     public func received(_ line: [UInt8], on connection: LineConnection) {
         let session = session(for: connection)
+        if stopping {
+            connection.answer([])
+            return connection.close()
+        }
         if session.idleMask != nil {
             // Waiting in idle, only noidle may come (MPD closes a client that sends anything else).
             if Self.trimmed(line) == "noidle" {
