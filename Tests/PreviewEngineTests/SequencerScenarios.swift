@@ -66,8 +66,8 @@ enum SequencerScenarios {
         XCTAssertEqual(events.filter { $0 == .drained(1) }.count, 1, "\(events)")
     }
 
-    /// A skip cancels what the device holds of the old feed: once the new one is heard, nothing of
-    /// the old one is; the old one never drains.
+    /// A skip cancels what the device holds of the old feed (after a 3 ms fade-out): once the new one
+    /// is heard, nothing of the old one is; the old one never drains.
     static func skipCancels(_ rig: OutputRig) throws {
         let mark = rig.heard.sampleCount
         let old = PCMRing(id: 1, format: rig.sequencer.format, capacityFrames: 48_000)
@@ -76,8 +76,9 @@ enum SequencerScenarios {
         let heardOld = try XCTUnwrap(waitFor(rig, after: mark) { $0 > 0.25 }, "the old feed was not heard")
         rig.sequencer.play(level(-0.5, frames: frames, id: 2, rig), paused: false)
         let start = try XCTUnwrap(waitFor(rig, after: heardOld) { $0 < -0.25 }, "the new feed was not heard")
-        XCTAssertNotNil(waitFor(rig, after: start + frames - 1) { _ in true })
-        XCTAssertEqual(rig.heard.samples(in: start..<start + frames).filter { $0 > -0.25 }.count, 0, "the old feed after the skip")
+        let rest = frames - rig.sequencer.rampFrames   // past its fade-in (it crosses −0.25 halfway)
+        XCTAssertNotNil(waitFor(rig, after: start + rest - 1) { _ in true })
+        XCTAssertEqual(rig.heard.samples(in: start..<start + rest).filter { $0 > -0.25 }.count, 0, "the old feed after the skip")
         try waitForEvent(rig, .drained(2))
         XCTAssertFalse(rig.events.withLock { $0 }.contains(.drained(1)), "a skipped feed does not drain")
     }
