@@ -25,6 +25,8 @@ public final class PCMRing: @unchecked Sendable {   // the semaphore and `readab
     private let writtenFrames = Atomic<Int>(0)   // total frames ever written; producer stores
     private let readFrames = Atomic<Int>(0)      // total frames ever read; consumer stores
     private let finished = Atomic<Bool>(false)
+    /// When the first frame was written (monotonic ns; 0 before), for `StartTimeline`.
+    private let firstWritten = Atomic<UInt64>(0)
     /// Free frames the waiting producer needs; 0 while it is not waiting.
     private let roomWanted = Atomic<Int>(0)
     /// Posted when the room the producer waits for appears, and on cancel.
@@ -95,6 +97,7 @@ public final class PCMRing: @unchecked Sendable {   // the semaphore and `readab
             let n = min(free, frames - done, capacityFrames - w % capacityFrames)
             (samples + (w % capacityFrames) * channels)
                 .update(from: source + done * channels, count: n * channels)
+            if w == 0 { firstWritten.store(MonotonicClock.nanoseconds(), ordering: .relaxed) }
             writtenFrames.store(w + n, ordering: .releasing)
             done += n
             callReadableHandler()
@@ -247,6 +250,9 @@ public final class PCMRing: @unchecked Sendable {   // the semaphore and `readab
     public var isDrained: Bool {
         finished.load(ordering: .acquiring) && availableFrames == 0
     }
+
+    /// When the first frame was written (CLOCK_MONOTONIC, ns); 0 before.
+    public var firstWrittenAt: UInt64 { firstWritten.load(ordering: .relaxed) }
 
     /// True when the producer said no more frames will come.
     public var isFinished: Bool { finished.load(ordering: .acquiring) }

@@ -266,6 +266,11 @@ final class CurlLoop: @unchecked Sendable {   // `mailbox`, `stopping`, `multi` 
         ccurl_set_prereq(easy, curlConnectionReady)
         ccurl_set_pointer(easy, CURLOPT_PREREQDATA, me)
         if exchange.startedAt == 0 { exchange.startedAt = MonotonicClock.nanoseconds() }
+        switch request.purpose {
+        case .search: StartTimeline.shared.searchSent(at: exchange.startedAt)
+        case .preview: StartTimeline.shared.mark(.previewMade, at: exchange.startedAt, preview: exchange)
+        case .catalog, .other: break
+        }
         if request.rangeStart > 0 { ccurl_set_string(easy, CURLOPT_RANGE, "\(request.rangeStart)-") }
         ccurl_set_pointer(easy, CURLOPT_ERRORBUFFER, exchange.errorText)
         ccurl_set_callback(easy, CURLOPT_HEADERFUNCTION, curlHeaderLine)
@@ -336,6 +341,7 @@ final class CurlLoop: @unchecked Sendable {   // `mailbox`, `stopping`, `multi` 
         exchange.easy = nil
         active[easy] = nil
         exchange.finish(failure)
+        if failure == nil, exchange.request.purpose == .search { StartTimeline.shared.mark(.answer, at: MonotonicClock.nanoseconds()) }
         if let origin = WarmOrigins.origin(of: exchange.request.url) {
             if failure == nil {
                 let now = MonotonicClock.nanoseconds(), keep = UInt64(settings.keepWarmSeconds * 1e9)
@@ -377,7 +383,7 @@ private func curlOpenSocket(_ context: UnsafeMutableRawPointer?, _ purpose: curl
 /// A transfer's connection is ready (TCP and TLS done, or reused), its request about to go out.
 private func curlConnectionReady(_ context: UnsafeMutableRawPointer?, _ primaryIP: UnsafeMutablePointer<CChar>?,
                                  _ localIP: UnsafeMutablePointer<CChar>?, _ primaryPort: Int32, _ localPort: Int32) -> Int32 {
-    if let context { Unmanaged<HTTPExchange>.fromOpaque(context).takeUnretainedValue().connectedAt = MonotonicClock.nanoseconds() }
+    if let context { Unmanaged<HTTPExchange>.fromOpaque(context).takeUnretainedValue().connectionReady(at: MonotonicClock.nanoseconds()) }
     return Int32(CURL_PREREQFUNC_OK)
 }
 

@@ -31,6 +31,8 @@ final class HTTPExchange: @unchecked Sendable {   // a curl easy handle and its 
     var connectedAt: UInt64?
     /// It raced its origin's probe and was started again on the probe's connection.
     var movedToWarm = false
+    /// A piece of the body has arrived.
+    private var bodyStarted = false
 
     init(request: HTTPRequest, handler: any HTTPResponseHandler) {
         self.request = request
@@ -126,6 +128,12 @@ final class HTTPExchange: @unchecked Sendable {   // a curl easy handle and its 
     func bodyPiece(_ piece: UnsafeRawBufferPointer) -> Bool {
         if isCancelled { return false }
         if isRedirect { return true }
+        if !bodyStarted {
+            bodyStarted = true
+            if request.purpose == .preview, StartTimeline.shared.follows(self) {
+                StartTimeline.shared.mark(.firstByte, at: MonotonicClock.nanoseconds(), preview: self)
+            }
+        }
         if !headDelivered, !deliverHead() { return false }
         if piece.isEmpty { return true }
         if handler?.receive(body: piece) != true { stoppedByHandler = true }

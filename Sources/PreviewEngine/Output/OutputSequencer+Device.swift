@@ -28,7 +28,11 @@ extension OutputSequencer {
             let n = current.read(into: destination + got * channels, frames: frames - got)
             if n > 0 {
                 fadeIn(destination + got * channels, frames: n)
-                if feedFramesTaken == 0 { feedStartedAt = MonotonicClock.nanoseconds() }
+                if feedFramesTaken == 0 {
+                    let now = MonotonicClock.nanoseconds()
+                    feedStartedAt = now
+                    StartTimeline.shared.firstFrameHanded(decodedAt: current.firstWrittenAt, at: now)   // an atomic load unless a start is timed
+                }
                 feedFramesTaken += n
                 got += n
                 if starving { starving = false; eventHandler?(.refilled(current.id)) }
