@@ -15,22 +15,29 @@ extension PulseOutput {
     /// fade has written it (asked for before, it would be over at once); a drain also starts a stream
     /// short of its prebuffer, as the fade alone is. A stream already corked keeps what it holds.
     func corkWhenPlayedLocked(_ stream: OpaquePointer) {
-        guard pa_stream_is_corked(stream) == 0 else { return }
+        guard pa_stream_is_corked(stream) == 0, !drainAsked else { return }   // a drain under way ends after this too
         drainPending = true
         setTimerLocked(&corkTimer, after: 0, pulseCorkTimer)
     }
 
-    /// The cork timer: what was written is on its way; the drain's answer corks.
+    /// The cork timer: what was written is on its way; the drain's answer corks. Fired again when
+    /// that answer is overdue (a server that stopped answering): whoever waits goes on.
     func corkTimerFired() {
-        guard corked, let stream = readyStream else { return heardLocked() }
+        guard drainPending else { return }
+        guard !drainAsked, corked, let stream = readyStream else { return heardLocked() }
+        drainAsked = true
         complete(pa_stream_drain(stream, pulseDrained, Unmanaged.passUnretained(self).toOpaque()))
+        setTimerLocked(&corkTimer, after: pa_usec_t(configuration.latencyMs + 500) * 1000, pulseCorkTimer)
     }
 
-    /// The stream played all it held: corked if still paused (a resume meanwhile uncorked it).
+    /// The stream played all it held: corked if still paused (a resume meanwhile uncorked it). The
+    /// server's read index ran on past the last frame until the cork came: the next write is flushed
+    /// in first (`fillLocked`), or its first milliseconds (a resume's fade-in) would be dropped.
     func drainedLocked() {
         if corked, let stream = readyStream {
             complete(pa_stream_cork(stream, 1, nil, nil))
             refreshTimingLocked()
+            ranDry = true
         }
         heardLocked()
     }
@@ -43,6 +50,8 @@ extension PulseOutput {
     /// waits for it goes on.
     func heardLocked() {
         drainPending = false
+        drainAsked = false
+        setTimerLocked(&corkTimer, after: nil, pulseCorkTimer)
         let waiters = heardWaiters
         heardWaiters = []
         for done in waiters { done() }

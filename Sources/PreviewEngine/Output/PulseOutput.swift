@@ -56,7 +56,9 @@ public final class PulseOutput: AudioOutput {
     var corkTimer: OpaquePointer?            // mainloop lock; a pause's drain, once the fade is written
     var failedAttempts = 0                   // mainloop lock; since the last ready stream
     var corked = true                        // mainloop lock; what the stream should be
-    var drainPending = false                 // mainloop lock; a pause's drain asked for, not answered
+    var drainPending = false                 // mainloop lock; a pause's drain due, not answered
+    var drainAsked = false                   // mainloop lock; and sent to the server
+    var ranDry = false                       // mainloop lock; drained and corked: flush before writing
     var heardWaiters: [@Sendable () -> Void] = []   // mainloop lock; `whenHeard` callers
     weak var source: OutputSequencer?        // mainloop lock
     var volumePercent = 100                  // mainloop lock
@@ -152,6 +154,10 @@ public final class PulseOutput: AudioOutput {
     /// no waiting; stops at the first short pull (the sequencer kicks again when there is more).
     func fillLocked(_ bytes: Int) {
         guard let source else { return }
+        if ranDry, let stream = readyStream {
+            ranDry = false
+            complete(pa_stream_flush(stream, nil, nil))   // the write index back to the read index
+        }
         var remaining = bytes
         while remaining >= format.bytesPerFrame, let stream = readyStream {
             var data: UnsafeMutableRawPointer?
