@@ -15,14 +15,25 @@ extension OutputSequencer {
         return !feed.isDrained || !drainReported || queued != nil
     }
 
-    /// Copies up to `frames` frames into `destination`: a fade-out in progress first
-    /// (`OutputSequencer+Ramp.swift`), then the feed (its onset faded in), then the enqueued one once
-    /// the feed drains (gapless: both in the same pull). Returns how many; fewer when paused, when the
-    /// feed runs dry (its producer kicks the output when frames come) or when nothing follows a drained
-    /// feed. No allocation, no waiting. At the end of a pause's or a stop's fade it pauses the device.
+    /// Copies up to `frames` frames into `destination`: the feed (its onset faded in), then the
+    /// enqueued one once the feed drains (gapless: both in the same pull); a skip's old feed fading out
+    /// is mixed over the new one's first frames, and a pause's or a stop's fade-out comes first
+    /// (`OutputSequencer+Ramp.swift`). Returns how many; fewer when paused, when the feed runs dry (its
+    /// producer kicks the output when frames come) or when nothing follows a drained feed. No
+    /// allocation, no waiting. At the end of a pause's or a stop's fade it pauses the device.
     public func pull(into destination: UnsafeMutablePointer<Float>, frames: Int) -> Int {
-        var got = fadingOut == nil ? 0 : pullFadeOut(into: destination, frames: frames)
+        if fadingOut != nil, isCrossfading {
+            let got = paused ? 0 : pullFeeds(into: destination, frames: frames, from: 0)
+            return mixFadeOut(into: destination, frames: frames, over: got)
+        }
+        let got = fadingOut == nil ? 0 : pullFadeOut(into: destination, frames: frames)
         guard !paused, fadingOut == nil else { return got }
+        return pullFeeds(into: destination, frames: frames, from: got)
+    }
+
+    /// The feed, then the enqueued one, into `destination` from frame `start`; returns the frames there.
+    private func pullFeeds(into destination: UnsafeMutablePointer<Float>, frames: Int, from start: Int) -> Int {
+        var got = start
         let channels = output.format.channels
         while got < frames, let current = feed {
             let n = current.read(into: destination + got * channels, frames: frames - got)

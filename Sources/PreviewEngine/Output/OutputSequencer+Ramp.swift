@@ -12,7 +12,8 @@ import PreviewCore
 /// 3 ms, music at −20 dBFS is above −40 dBFS after 0.3 ms). Gain changes between two sounding levels
 /// (a cold start's provisional gain corrected) take `PCMRing`'s own 30 ms ramp instead.
 ///
-/// A stop must continue from what is heard, or the fade starts with a step: the device drops what
+/// A skip crossfades: the old feed's fade-out is mixed over the new one's fade-in, so the new track is
+/// at full level within the ramp. A stop must continue from what is heard, or the fade starts with a step: the device drops what
 /// it holds unheard (`AudioOutput.cancel`), the feed steps back over those frames (`PCMRing.rewind`,
 /// within the history it keeps), and the fade-out is pulled from there, ahead of anything else. A
 /// pause then tells the device to pause (it plays what it holds, the fade, then stops) and steps the
@@ -63,6 +64,39 @@ extension OutputSequencer {
         fadeOutEnd = .goOn
     }
 
+    /// A skip's old feed fades out while the new one fades in (both over the ramp, mixed: the new
+    /// track is at full level 3 ms after the old one began to go); a pause's or a stop's fade-out
+    /// comes alone, before anything else.
+    var isCrossfading: Bool {
+        guard let ring = fadingOut, case .goOn = fadeOutEnd else { return false }
+        return ring !== feed
+    }
+
+    /// Lock held: adds the old feed's fade-out over the `got` frames of the new one at `destination`
+    /// (and on past them, over silence, when the new one has fewer); returns the frames there now.
+    func mixFadeOut(into destination: UnsafeMutablePointer<Float>, frames: Int, over got: Int) -> Int {
+        guard let ring = fadingOut else { return got }
+        let channels = output.format.channels
+        let length = Float(fadeOutLength)
+        var mixed = 0
+        var dry = false
+        while mixed < frames, fadeOutLeft > 0 {
+            let n = ring.read(into: crossfadeScratch, frames: min(frames - mixed, fadeOutLeft, rampFrames))
+            if n == 0 { dry = true; break }   // the old one had nothing more: its sound ends here
+            for i in 0..<n {
+                let level = Float(fadeOutLeft - 1 - i) / length
+                for c in 0..<channels {
+                    let at = (mixed + i) * channels + c
+                    destination[at] = (mixed + i < got ? destination[at] : 0) + crossfadeScratch[i * channels + c] * level
+                }
+            }
+            fadeOutLeft -= n
+            mixed += n
+        }
+        if dry || fadeOutLeft == 0 { endFadeOutLocked(ring) }
+        return max(got, mixed)
+    }
+
     /// Lock held: pulls the fade-out into `destination`; returns the frames it took. Ends the fade
     /// when it is over or its feed has nothing more to give.
     func pullFadeOut(into destination: UnsafeMutablePointer<Float>, frames: Int) -> Int {
@@ -85,7 +119,7 @@ extension OutputSequencer {
     }
 
     /// Lock held: the fade-out is over: what was asked for follows.
-    private func endFadeOutLocked(_ ring: PCMRing) {
+    func endFadeOutLocked(_ ring: PCMRing) {
         let faded = fadeOutLength - fadeOutLeft
         fadingOut = nil
         fadeOutLeft = 0

@@ -36,14 +36,19 @@ public final class OutputSequencer: AudioSink {
     var fadeOutEnd = FadeEnd.goOn
     /// Frames of the current feed's fade-in done; `rampFrames` when none is due.
     var fadeInAt = 0
+    /// A skip's old feed is read here before it is mixed over the new one (a ramp's worth, allocated once).
+    let crossfadeScratch: UnsafeMutablePointer<Float>
 
     /// A sequencer feeding `output`, every onset and stop ramped over `rampMilliseconds` (0: none,
     /// for tests of the sequencing alone).
     public init(output: any AudioOutput, rampMilliseconds: Int = OutputSequencer.rampMilliseconds) {
         self.output = output
         rampFrames = output.format.frames(milliseconds: rampMilliseconds)
+        crossfadeScratch = .allocate(capacity: max(1, rampFrames * output.format.channels))
         output.attach(self)
     }
+
+    deinit { crossfadeScratch.deallocate() }
 
     public var format: PCMFormat { output.format }
 
