@@ -14,6 +14,9 @@ public final class StandInServer {
     private var faults: [String: StandInFault] = [:]   // protected by lock; by path prefix
     private var previewDelayMs = 0                     // protected by lock
     private var requests: [String] = []                // protected by lock
+    private var requestConnections: [Int] = []         // protected by lock; the connection of each request
+    private var probeAnswer = StandInProbeAnswer.ok    // protected by lock
+    private var probeGate: String?                     // protected by lock
     private var listener: Int32 = -1                   // protected by lock
     private var connections: Set<Int32> = []           // protected by lock
     private var accepted = 0                           // protected by lock
@@ -85,6 +88,20 @@ public final class StandInServer {
         previewDelayMs = milliseconds
     }
 
+    /// Answers a `HEAD` (a pre-connect's probe) with `answer`, only once a request line containing
+    /// `gate` has been logged when one is given (a probe still unanswered when that request came).
+    public func setProbeAnswer(_ answer: StandInProbeAnswer, after gate: String? = nil) {
+        lock.lock(); defer { lock.unlock() }
+        (probeAnswer, probeGate) = (answer, gate)
+    }
+
+    /// The request lines served so far, each with the number of its connection (0 for the first
+    /// accepted), in the order they came.
+    public var requestsWithConnections: [(connection: Int, line: String)] {
+        lock.lock(); defer { lock.unlock() }
+        return zip(requestConnections, requests).map { (connection: $0, line: $1) }
+    }
+
     /// Connections accepted so far (keep-alive shows as fewer connections than requests).
     public var connectionCount: Int {
         lock.lock(); defer { lock.unlock() }
@@ -117,9 +134,9 @@ public final class StandInServer {
                 if errno == EINTR { continue }
                 return
             }
-            lock.lock(); connections.insert(client); accepted += 1; lock.unlock()
+            lock.lock(); connections.insert(client); let number = accepted; accepted += 1; lock.unlock()
             let thread = Thread { [self] in
-                serve(client)
+                serve(client, number: number)
                 lock.lock(); connections.remove(client); lock.unlock()
                 close(client)
             }
@@ -128,7 +145,7 @@ public final class StandInServer {
         }
     }
 
-    private func serve(_ fd: Int32) {
+    private func serve(_ fd: Int32, number: Int) {
         var pending = [UInt8]()
         var chunk = [UInt8](repeating: 0, count: 8192)
         while true {   // keep-alive: one request after another on the same connection
@@ -144,10 +161,30 @@ public final class StandInServer {
             pending.removeFirst(headEnd! + 4)
             guard let head = HTTPRequestHead(text) else { return }
             let line = (text.split(separator: "\r\n").first.map(String.init) ?? "") + (head.headers["range"].map { " range=\($0)" } ?? "")
-            lock.lock(); requests.append(line); lock.broadcast()
+            lock.lock(); requests.append(line); requestConnections.append(number); lock.broadcast()
             lock.unlock()
             guard respond(to: head, on: fd) else { return }
             if head.headers["connection"]?.lowercased() == "close" { return }
+        }
+    }
+
+    /// Answers a probe as asked; false when the connection must close.
+    private func answerProbe(_ answer: StandInProbeAnswer, after gate: String?, on fd: Int32) -> Bool {
+        if let gate, answer != .silent { _ = waitForRequest(timeout: 30) { $0.contains(gate) } }
+        switch answer {
+        case .ok: return send(fd, status: 200, type: "text/html", body: [])
+        case .notFound: return send(fd, status: 404, type: "text/html", body: [])
+        case .closeWith501:
+            _ = write(fd, Array("HTTP/1.1 501 Not Implemented\r\nContent-Length: 0\r\nConnection: close\r\n\r\n".utf8))
+            return false
+        case .silent:
+            var byte: UInt8 = 0
+            while recv(fd, &byte, 1, 0) > 0 {}   // until the client gives up or the server stops
+            return false
+        case .reset:
+            var linger = Glibc.linger(l_onoff: 1, l_linger: 0)   // close sends RST
+            setsockopt(fd, SOL_SOCKET, SO_LINGER, &linger, socklen_t(MemoryLayout<Glibc.linger>.size))
+            return false
         }
     }
 
@@ -160,10 +197,11 @@ public final class StandInServer {
         for (prefix, fault) in matching { if case .dropAfter = fault { faults[prefix] = nil } }
         let delay = head.path.hasPrefix("/previews/") ? previewDelayMs : 0
         let catalog = self.catalog
+        let (probeAnswer, probeGate) = (self.probeAnswer, self.probeGate)
         lock.unlock()
 
         // A HEAD (previewd's pre-connect probes its host's root): the head alone, as servers do.
-        if head.method == "HEAD" { return send(fd, status: 200, type: "text/html", body: []) }
+        if head.method == "HEAD" { return answerProbe(probeAnswer, after: probeGate, on: fd) }
         if delay > 0 { usleep(UInt32(delay) * 1000) }
         for fault in faultList {
             switch fault {

@@ -2,7 +2,7 @@ import Foundation
 import ITunesStandIn
 
 // The stand-in of the iTunes Search API as a process, for scripts/demo, scripts/soak and the benchmarks:
-//   itunes-standin --catalog FILE --previews DIR [--port N] [--preview-delay-ms N] [--fault PATH=SPEC ...]
+//   itunes-standin --catalog FILE --previews DIR [--port N] [--preview-delay-ms N] [--probe-answer ok|notfound|close501|silent|reset] [--fault PATH=SPEC ...]
 // SPEC: status:N, delay:MS, throttle:BYTES_PER_S, html, drop:BYTES, ignore-range.
 // Prints "http://127.0.0.1:PORT" on its first line of stdout, then serves until killed.
 var arguments = CommandLine.arguments.dropFirst()
@@ -47,6 +47,11 @@ do {
     exit(1)
 }
 server.setPreviewDelay(milliseconds: Int(options["preview-delay-ms"] ?? "0") ?? 0)
+if let answer = options["probe-answer"] {   // how a HEAD (a pre-connect's probe) is answered
+    let answers: [String: StandInProbeAnswer] = ["ok": .ok, "notfound": .notFound, "close501": .closeWith501, "silent": .silent, "reset": .reset]
+    guard let chosen = answers[answer] else { usage() }
+    server.setProbeAnswer(chosen)
+}
 for (path, fault) in faults { server.setFault(fault, forPathPrefix: path) }
 FileHandle.standardOutput.write(Data((server.baseURL + "\n").utf8))   // unbuffered: the caller waits for this line
 signal(SIGTERM, SIG_DFL)

@@ -193,6 +193,7 @@ struct Previewd: ParsableCommand {
         MemoryTrim.unmapLargeBuffersOnFree()
         let log = Log(minimum: verbose ? .debug : logLevel.level)
         FFmpegLog.install(log)
+        StartTimeline.install(log)   // a start's steps at debug level
         let audio = try OutputRegistry.makeSink(outputOptions)
         var policy = FetchPolicy()
         policy.prefetchAhead = prefetchAhead

@@ -156,6 +156,13 @@ final class StateEndToEndTests: DaemonTestCase {
         XCTAssertTrue(try FileManager.default.contentsOfDirectory(atPath: lists).contains { $0.hasPrefix("broken.jsonl.corrupt-") })
     }
 
+    func testAStateFolderThatCannotBeMadeIsToldAndPreviewdRunsWithoutIt() throws {
+        FileManager.default.createFile(atPath: folder + "/a-file", contents: Data("x".utf8))
+        try startOnSharedServer(["--state-dir", folder + "/a-file/state"], environment: environment)
+        XCTAssertEqual(try daemon.ctl("search", "sine waves", "--limit", "2").status, 0, "previewd runs")
+        XCTAssertTrue(daemon.log.contains("state not kept"), daemon.log)
+    }
+
     /// The state folder on a tiny tmpfs in previewd's own mount namespace: a write that does not
     /// fit is told once, playing goes on, the old file stays whole; read-only, the same.
     func testAFullDiskAndAReadOnlyFolderLoseNothingAndStopNothing() throws {

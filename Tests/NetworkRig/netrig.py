@@ -150,6 +150,8 @@ async def main():
     parser.add_argument("--previews", required=True)
     parser.add_argument("--rtt-ms", type=float, default=40)
     parser.add_argument("--first-byte-ms", type=int, default=20)
+    parser.add_argument("--probe-answer", default="ok", choices=["ok", "notfound", "close501", "silent", "reset"],
+                        help="how the stand-in answers a HEAD (a pre-connect's probe), on both hosts")
     parser.add_argument("--state", help="folder for the certificates and statistics (default: a new temporary one)")
     parser.add_argument("command", nargs=argparse.REMAINDER)
     options = parser.parse_args()
@@ -164,7 +166,8 @@ async def main():
     catalog_file = os.path.join(state, "catalog.json")
     with open(catalog_file, "w") as f: f.write(catalog)
     standin = subprocess.Popen([options.standin, "--catalog", catalog_file, "--previews", options.previews,
-                                "--preview-delay-ms", str(options.first_byte_ms)], stdout=subprocess.PIPE, text=True)
+                                "--preview-delay-ms", str(options.first_byte_ms), "--probe-answer", options.probe_answer],
+                               stdout=subprocess.PIPE, text=True)
     try:
         return await serve(options, command, state, certificate, key, ca, standin)
     finally:

@@ -4,7 +4,7 @@ import XCTest
 /// The verbs every front-end needs, as the core decides them: insert where asked (answering ids),
 /// what plays next (`nextId`) under every mode, consume, single, and the changes since a version.
 final class PlayerCoreVocabularyTests: XCTestCase {
-    static let tracks = (0..<5).map { Track(trackId: $0, previewUrl: "https://example.com/\($0).m4a") }
+    static let tracks = (0..<5).map { (i: Int) in Track(trackId: i, previewUrl: "https://example.com/\(i).m4a") }
     static func extra(_ i: Int) -> Track { Track(trackId: 100 + i, previewUrl: "https://example.com/x\(i).m4a") }
     static func events(_ effects: [PlayerCore.Effect]) -> [ControlEvent] {
         effects.compactMap { if case .notify(let event) = $0 { return event } else { return nil } }
@@ -169,9 +169,10 @@ final class PlayerCoreVocabularyTests: XCTestCase {
 
     func testSingleStopsAtTheTrackEndRepeatsWithRepeatAndOneshotTurnsItselfOff() throws {
         var on = try playing(2)
+        _ = on.handle(.downloadEnded(url: "https://example.com/1.m4a", complete: true))
         _ = try on.apply(.setSingle(.on))
-        let follower = on.follower
-        XCTAssertNil(follower, "nothing follows gaplessly: playback stops there")
+        XCTAssertNil(on.follower, "nothing follows gaplessly: playback stops there")
+        XCTAssertNotNil(on.prefetched[3], "but next is prefetched: a skip is still at once")
         _ = on.handle(.drained(on.current!.id))
         XCTAssertEqual(on.transport.state, .stopped(item: 2))
         XCTAssertEqual(on.transport.single, .on, "single stays on")

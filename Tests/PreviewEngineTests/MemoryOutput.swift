@@ -3,7 +3,8 @@ import PreviewCore
 
 /// An in-memory device for the sequencer's tests: its "device thread" is the test, which pulls
 /// frames with `pull(_:)` holding the lock, as a real output's thread does. It records what it was
-/// given and told; its delay (frames pulled, not yet heard) is whatever the test sets.
+/// given and told; its delay (frames pulled, not yet heard) is whatever the test sets, and a cancel
+/// drops that many of the last frames written (they were never heard).
 final class MemoryOutput: AudioOutput, @unchecked Sendable {   // `source` and `state` are touched holding `lock`
     /// What the device was given and told.
     struct State {
@@ -23,7 +24,11 @@ final class MemoryOutput: AudioOutput, @unchecked Sendable {   // `source` and `
     func attach(_ source: OutputSequencer) { lock.withLock { self.source = source } }
     func kick() { state.kicks += 1 }
     func setPaused(_ paused: Bool) { state.paused = paused }
-    func cancel() { state.cancels += 1 }
+    func cancel() {
+        state.cancels += 1
+        state.written.removeLast(min(state.written.count, state.delay * format.channels))
+        state.delay = 0
+    }
     var delayFrames: Int { state.delay }
     func setVolume(_ percent: Int, muted: Bool) {}
     func close() {}

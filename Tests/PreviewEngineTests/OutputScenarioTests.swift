@@ -6,7 +6,7 @@ import PreviewTestSupport
 import XCTest
 
 /// The same sequencer scenarios (`SequencerScenarios`: gapless hand-over, drain, underrun and
-/// refill, skip, pause) over every kind of output: the in-memory test device, PulseAudio (a null
+/// refill, skip, pause, the ramps of a pause and a resume) over every kind of output: the in-memory test device, PulseAudio (a null
 /// sink's monitor recorded) and the stream output into a FIFO (its reader recorded).
 final class OutputScenarioTests: XCTestCase {
     private var rig: OutputRig!
@@ -29,6 +29,7 @@ final class OutputScenarioTests: XCTestCase {
     func testMemoryUnderrun() throws { rig = memory(); try SequencerScenarios.underrunAndRefill(rig) }
     func testMemorySkip() throws { rig = memory(); try SequencerScenarios.skipCancels(rig) }
     func testMemoryPause() throws { rig = memory(); try SequencerScenarios.pauseAndResume(rig) }
+    func testMemoryRamps() throws { rig = memory(); try SequencerScenarios.pauseAndResumeAreRamped(rig) }
 
     // MARK: PulseAudio
 
@@ -54,6 +55,7 @@ final class OutputScenarioTests: XCTestCase {
     func testPulseUnderrun() throws { rig = try pulse(); try SequencerScenarios.underrunAndRefill(rig) }
     func testPulseSkip() throws { rig = try pulse(); try SequencerScenarios.skipCancels(rig) }
     func testPulsePause() throws { rig = try pulse(); try SequencerScenarios.pauseAndResume(rig) }
+    func testPulseRamps() throws { rig = try pulse(); try SequencerScenarios.pauseAndResumeAreRamped(rig, rewinds: true) }
 
     // MARK: A FIFO
 
@@ -80,4 +82,5 @@ final class OutputScenarioTests: XCTestCase {
     func testFIFOUnderrun() throws { rig = try fifo(); try SequencerScenarios.underrunAndRefill(rig) }
     func testFIFOSkip() throws { rig = try fifo(); try SequencerScenarios.skipCancels(rig) }
     func testFIFOPause() throws { rig = try fifo(); try SequencerScenarios.pauseAndResume(rig) }
+    func testFIFORamps() throws { rig = try fifo(); try SequencerScenarios.pauseAndResumeAreRamped(rig) }
 }

@@ -4,7 +4,8 @@ import XCTest
 
 /// The sequencing every output shares, driven through `MemoryOutput` (the test is the device
 /// thread): gapless hand-over, drain, underrun and refill, skip, pause, position, loss and
-/// restoration. Assertions are on frames, events and order, never on time.
+/// restoration. Assertions are on frames, events and order, never on time. The onset and stop ramp is
+/// off here, so frames are compared exactly; `RampTests` hear it.
 final class OutputSequencerTests: XCTestCase {
     private var output: MemoryOutput!
     private var sequencer: OutputSequencer!
@@ -12,7 +13,7 @@ final class OutputSequencerTests: XCTestCase {
 
     override func setUp() {
         output = MemoryOutput()
-        sequencer = OutputSequencer(output: output)
+        sequencer = OutputSequencer(output: output, rampMilliseconds: 0)
         sequencer.setEventHandler { [events] event in events.withLock { $0.append(event) } }
     }
 

@@ -66,8 +66,8 @@ enum SequencerScenarios {
         XCTAssertEqual(events.filter { $0 == .drained(1) }.count, 1, "\(events)")
     }
 
-    /// A skip cancels what the device holds of the old feed: once the new one is heard, nothing of
-    /// the old one is; the old one never drains.
+    /// A skip cancels what the device holds of the old feed (after a 3 ms fade-out): once the new one
+    /// is heard, nothing of the old one is; the old one never drains.
     static func skipCancels(_ rig: OutputRig) throws {
         let mark = rig.heard.sampleCount
         let old = PCMRing(id: 1, format: rig.sequencer.format, capacityFrames: 48_000)
@@ -76,8 +76,9 @@ enum SequencerScenarios {
         let heardOld = try XCTUnwrap(waitFor(rig, after: mark) { $0 > 0.25 }, "the old feed was not heard")
         rig.sequencer.play(level(-0.5, frames: frames, id: 2, rig), paused: false)
         let start = try XCTUnwrap(waitFor(rig, after: heardOld) { $0 < -0.25 }, "the new feed was not heard")
-        XCTAssertNotNil(waitFor(rig, after: start + frames - 1) { _ in true })
-        XCTAssertEqual(rig.heard.samples(in: start..<start + frames).filter { $0 > -0.25 }.count, 0, "the old feed after the skip")
+        let rest = frames - rig.sequencer.rampFrames   // past its fade-in (it crosses −0.25 halfway)
+        XCTAssertNotNil(waitFor(rig, after: start + rest - 1) { _ in true })
+        XCTAssertEqual(rig.heard.samples(in: start..<start + rest).filter { $0 > -0.25 }.count, 0, "the old feed after the skip")
         try waitForEvent(rig, .drained(2))
         XCTAssertFalse(rig.events.withLock { $0 }.contains(.drained(1)), "a skipped feed does not drain")
     }
@@ -98,6 +99,37 @@ enum SequencerScenarios {
         rig.sequencer.resume()
         XCTAssertNotNil(waitFor(rig, after: paused) { $0 > 0.25 }, "resume did not go on")
         XCTAssertFalse(rig.events.withLock { $0 }.contains(.drained(1)), "a second of audio was not over before the pause")
+    }
+
+    /// A pause fades out and a resume fades in over the short ramp, as heard: around where the sound
+    /// ends and where it comes back, no step between two heard samples above a tenth of the level (a
+    /// cut at 0.5 is a step of 0.5; the 3 ms ramp's are 0.0035; a sound server's resampler may ring a
+    /// little). Not the very first onset: a sound server may drop a new stream's first milliseconds.
+    /// Nor, over a sound server (`rewinds`), the first milliseconds of a resume: PulseAudio starts an
+    /// uncorked stream by rewinding what its sink had rendered ahead, and a monitor cannot take back
+    /// the silence it already delivered (here it lost 2.5 ms of the 3 ms ramp); there the check is
+    /// that the level still rises along the ramp, not in one step, to where it is full.
+    static func pauseAndResumeAreRamped(_ rig: OutputRig, rewinds: Bool = false) throws {
+        let mark = rig.heard.sampleCount
+        let feed = PCMRing(id: 1, format: rig.sequencer.format, capacityFrames: 48_000)
+        write(0.5, frames: 48_000, to: feed)
+        feed.finish()
+        rig.sequencer.play(feed, paused: false)
+        let start = try XCTUnwrap(waitFor(rig, after: mark) { $0 > 0.25 }, "the feed was not heard")
+        XCTAssertNotNil(waitFor(rig, after: start + 4_800) { _ in true }, "100 ms heard")
+        rig.sequencer.pause()
+        let end = try XCTUnwrap(waitFor(rig, after: start + 4_800) { $0 < 0.01 }, "the pause was not heard")
+        usleep(300_000)   // paused a while
+        rig.sequencer.resume()
+        let back = try XCTUnwrap(waitFor(rig, after: end) { $0 > 0.25 }, "the resume was not heard")
+        let full = try XCTUnwrap(waitFor(rig, after: back) { $0 > 0.49 }, "the resume did not reach the full level")
+        XCTAssertNotNil(waitFor(rig, after: full + 480) { _ in true })
+        let resumed = rewinds ? full - 10..<full + 480 : max(end, back - 480)..<full + 480
+        for (what, range) in [("the pause", end - 480..<end + 48), ("the resume", resumed)] {
+            let samples = rig.heard.samples(in: range)
+            let step = zip(samples, samples.dropFirst()).map { abs($1 - $0) }.max() ?? 1
+            XCTAssertLessThan(step, 0.05, "\(what) is a step of \(step), not a ramp")
+        }
     }
 
     // MARK: Helpers

@@ -135,7 +135,8 @@ extension PlayerCore {
         var wanted: [Int: Bool] = [:]
         var cursor: Int? = item
         for _ in 0..<policy.ahead {
-            guard let from = cursor, let up = from == item ? transport.upcoming(in: queue)
+            // `following`: under single the end stops, but `next` is still prefetched (no follower, though).
+            guard let from = cursor, let up = from == item ? transport.following(in: queue)
                     : transport.order.after(from, in: queue, wrap: transport.repeatMode == .all) else { break }
             wanted[up] = true
             cursor = up
@@ -187,7 +188,7 @@ extension PlayerCore {
     private mutating func updateArtwork(into effects: inout [Effect]) {
         var wanted: [String] = []
         if let item = transport.item {
-            for i in [item, transport.upcoming(in: queue), transport.previous(in: queue)].compactMap({ $0 }) {
+            for i in [item, transport.following(in: queue), transport.previous(in: queue)].compactMap({ $0 }) {
                 if let url = artworkURL(item: i), !wanted.contains(url) { wanted.append(url) }
             }
         }

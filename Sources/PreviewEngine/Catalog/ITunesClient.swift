@@ -113,6 +113,7 @@ public final class ITunesClient: Sendable {
         request.totalTimeout = timeout
         request.stallTimeout = timeout
         request.acceptCompression = true
+        request.purpose = key.contains("/search?") ? .search : .catalog
         // Catalog redirects are held to the preview rule: http(s), and local addresses only at the API's own origin.
         let origin = PreviewURLPolicy.origin(of: base.absoluteString)
         request.localOrigin = origin

@@ -7,7 +7,8 @@ import Synchronization
 /// allocates (it posts the producer's semaphore at most once per batch). Both sides sleep until
 /// signalled: a producer that is ahead waits for a quarter of the ring to be free (one wake-up per
 /// batch, none at all while paused), and a consumer that found the ring empty can ask to be called
-/// when frames arrive (`whenReadable`).
+/// when frames arrive (`whenReadable`). The last `historyFrames` frames read are kept from the
+/// producer, so the consumer can step back over what a device dropped unheard (`rewind`).
 public final class PCMRing: @unchecked Sendable {   // the semaphore and `readable` are thread-safe; `appliedGain` the consumer's; the rest atomic
     /// The format of every frame in the buffer.
     public let format: PCMFormat
@@ -15,11 +16,17 @@ public final class PCMRing: @unchecked Sendable {   // the semaphore and `readab
     public let capacityFrames: Int
     /// The load this buffer plays (the player's slot id): output events name the feed by it.
     public let id: UInt64
+    /// Frames already read that the producer leaves alone, so `rewind` can step back over them.
+    public let historyFrames: Int
+    /// Frames the producer may be ahead of the consumer: the capacity less the history kept.
+    private var aheadFrames: Int { capacityFrames - historyFrames }
 
     private let samples: UnsafeMutablePointer<Float>
     private let writtenFrames = Atomic<Int>(0)   // total frames ever written; producer stores
     private let readFrames = Atomic<Int>(0)      // total frames ever read; consumer stores
     private let finished = Atomic<Bool>(false)
+    /// When the first frame was written (monotonic ns; 0 before), for `StartTimeline`.
+    private let firstWritten = Atomic<UInt64>(0)
     /// Free frames the waiting producer needs; 0 while it is not waiting.
     private let roomWanted = Atomic<Int>(0)
     /// Posted when the room the producer waits for appears, and on cancel.
@@ -28,24 +35,26 @@ public final class PCMRing: @unchecked Sendable {   // the semaphore and `readab
     private let readableWanted = Atomic<Bool>(false)
     private let readable = Locked<(@Sendable () -> Void)?>(nil)
     private let cancellation = CancellationFlag()
-    /// The gain's bit pattern in the low 32 bits; `gainFixed` once the consumer has read with it,
-    /// `gainRamps` when a change is to be reached smoothly (and a first read fades in to it).
+    /// The gain's bit pattern in the low 32 bits; `gainFixed` once the consumer has read with it.
     private let gain = Atomic<UInt64>(UInt64(Float(1).bitPattern))
     private static let gainFixed: UInt64 = 1 << 32
-    private static let gainRamps: UInt64 = 1 << 33
-    /// The gain the consumer reads with now, the one it ramps to and its step per frame; the
+    /// The gain the consumer reads with now (nil before the first read, which starts at the gain:
+    /// the output's onset ramp fades it in), the one it ramps to and its step per frame; the
     /// consumer's alone.
     private var appliedGain: Float?
     private var rampTarget: Float = 1
     private var rampStep: Float = 0
-    /// Frames a smooth change of gain takes (30 ms): short enough to go unnoticed, long enough not to click.
+    /// Frames a smooth change of gain between two levels takes (30 ms): short enough to go unnoticed,
+    /// long enough not to be heard as a step.
     private var rampFrames: Float { Float(format.frames(milliseconds: 30)) }
 
-    /// A buffer holding up to `capacityFrames` frames of `format`, for the load `id`.
-    public init(id: UInt64 = 0, format: PCMFormat = .engine, capacityFrames: Int) {
+    /// A buffer holding up to `capacityFrames` frames of `format`, for the load `id`, of which the last
+    /// `historyFrames` read stay there for `rewind`.
+    public init(id: UInt64 = 0, format: PCMFormat = .engine, capacityFrames: Int, historyFrames: Int = 0) {
         LiveObjects.pcmBuffers.created()
-        precondition(capacityFrames > 0)
+        precondition(capacityFrames > 0 && historyFrames >= 0 && historyFrames < capacityFrames)
         self.id = id
+        self.historyFrames = historyFrames
         self.format = format
         self.capacityFrames = capacityFrames
         // Not zero-filled: only written frames are ever read, and a large ring's untouched pages
@@ -80,14 +89,15 @@ public final class PCMRing: @unchecked Sendable {   // the semaphore and `readab
         while done < frames {
             if cancellation.isCancelled { return false }
             let w = writtenFrames.load(ordering: .relaxed)
-            let free = capacityFrames - (w - readFrames.load(ordering: .acquiring))
-            if free == 0 {
+            let free = aheadFrames - (w - readFrames.load(ordering: .acquiring))
+            if free <= 0 {   // below 0 just after a rewind
                 waitForRoom()
                 continue
             }
             let n = min(free, frames - done, capacityFrames - w % capacityFrames)
             (samples + (w % capacityFrames) * channels)
                 .update(from: source + done * channels, count: n * channels)
+            if w == 0 { firstWritten.store(MonotonicClock.nanoseconds(), ordering: .relaxed) }
             writtenFrames.store(w + n, ordering: .releasing)
             done += n
             callReadableHandler()
@@ -98,10 +108,10 @@ public final class PCMRing: @unchecked Sendable {   // the semaphore and `readab
     /// Sleeps until a quarter of the ring is free (so a decoder that is ahead decodes in batches
     /// instead of waking once per AAC frame) or the buffer is cancelled.
     private func waitForRoom() {
-        let wanted = max(1, capacityFrames / 4)
+        let wanted = max(1, aheadFrames / 4)
         roomWanted.store(wanted, ordering: .sequentiallyConsistent)
         // Announced before looking again: a consumer that read in between sees the announcement.
-        let free = capacityFrames - (writtenFrames.load(ordering: .relaxed) - readFrames.load(ordering: .sequentiallyConsistent))
+        let free = aheadFrames - (writtenFrames.load(ordering: .relaxed) - readFrames.load(ordering: .sequentiallyConsistent))
         if free < wanted {
             while sem_wait(room) != 0, errno == EINTR {}
         }
@@ -142,12 +152,12 @@ public final class PCMRing: @unchecked Sendable {   // the semaphore and `readab
     }
 
     /// Moves the gain to `linear` smoothly (over 30 ms of frames), whenever it is called; before
-    /// the first read, the buffer fades in from silence to it. For a provisional gain (a cold
-    /// start does not wait for its loudness) and its correction.
+    /// the first read, the first frame is read at it (the output's short onset ramp fades it in).
+    /// For a provisional gain (a cold start does not wait for its loudness) and its correction.
     public func rampGain(to linear: Float) {
         var current = gain.load(ordering: .acquiring)
         while true {
-            let desired = (current & Self.gainFixed) | Self.gainRamps | UInt64(linear.bitPattern)
+            let desired = (current & Self.gainFixed) | UInt64(linear.bitPattern)
             let (exchanged, original) = gain.compareExchange(expected: current, desired: desired, ordering: .acquiringAndReleasing)
             if exchanged { return }
             current = original
@@ -159,7 +169,7 @@ public final class PCMRing: @unchecked Sendable {   // the semaphore and `readab
         let word = appliedGain == nil ? gain.bitwiseOr(Self.gainFixed, ordering: .acquiringAndReleasing).oldValue
                                       : gain.load(ordering: .acquiring)
         let target = Float(bitPattern: UInt32(truncatingIfNeeded: word))
-        var level = appliedGain ?? (word & Self.gainRamps != 0 ? 0 : target)
+        var level = appliedGain ?? target
         if target != rampTarget || appliedGain == nil {
             rampTarget = target
             rampStep = (target - level) / rampFrames
@@ -195,11 +205,22 @@ public final class PCMRing: @unchecked Sendable {   // the semaphore and `readab
         }
         // The producer waits for a quarter of the ring: one post per batch, none per callback.
         let wanted = roomWanted.load(ordering: .sequentiallyConsistent)
-        if done > 0, wanted > 0, capacityFrames - availableFrames >= wanted,
+        if done > 0, wanted > 0, aheadFrames - availableFrames >= wanted,
            roomWanted.compareExchange(expected: wanted, desired: 0, ordering: .sequentiallyConsistent).exchanged {
             sem_post(room)   // never blocks; a futex wake only when the producer sleeps
         }
         return done
+    }
+
+    /// Steps the consumer back over up to `frames` frames it read (a device dropped them unheard), as
+    /// far as the history kept allows; returns how many. They are read again, with the gain then.
+    public func rewind(_ frames: Int) -> Int {
+        let r = readFrames.load(ordering: .relaxed)
+        // Not below what the producer may overwrite: it may still go by a read position up to `r`.
+        let floor = max(0, r - historyFrames, writtenFrames.load(ordering: .acquiring) - capacityFrames)
+        let back = max(0, min(frames, r - floor))
+        if back > 0 { readFrames.store(r - back, ordering: .sequentiallyConsistent) }
+        return back
     }
 
     /// Calls `handler` once (on the producer's thread) when frames arrive or the producer
@@ -229,6 +250,9 @@ public final class PCMRing: @unchecked Sendable {   // the semaphore and `readab
     public var isDrained: Bool {
         finished.load(ordering: .acquiring) && availableFrames == 0
     }
+
+    /// When the first frame was written (CLOCK_MONOTONIC, ns); 0 before.
+    public var firstWrittenAt: UInt64 { firstWritten.load(ordering: .relaxed) }
 
     /// True when the producer said no more frames will come.
     public var isFinished: Bool { finished.load(ordering: .acquiring) }

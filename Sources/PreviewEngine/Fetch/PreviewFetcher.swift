@@ -76,6 +76,7 @@ public final class PreviewFetcher: Sendable {
         request.maxRedirects = maxRedirects
         request.allowRedirect = { [localOrigin] in Self.mayFetch($0, localOrigin: localOrigin) }
         request.localOrigin = localOrigin
+        request.purpose = .preview
         return request
     }
 

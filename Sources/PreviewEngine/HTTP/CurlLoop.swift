@@ -9,10 +9,17 @@ import PreviewCore
 /// the multi handle keeps one cache of idle connections, so catalog calls, previews and artwork
 /// reuse each other's connections (HTTP/2 multiplexes them where the server offers it) and a
 /// reconnection resumes its TLS session. Idle connections are closed `keepWarm` seconds after the
-/// last transfer ended (one timer, then no wake-up). A pre-connect (`preconnect`) opens a
-/// connection ahead of need with a HEAD of the origin's root; a request for that origin that comes
-/// while the probe's connection is up but its answer is still on the way waits for it (never longer
-/// than a new connection would take: the probe's own connect time), so it goes on that connection.
+/// last transfer ended (one timer, then no wake-up).
+///
+/// A pre-connect (`preconnect`) opens a connection ahead of need with a HEAD of the origin's root
+/// (libcurl never reuses a CURLOPT_CONNECT_ONLY connection, so a request it is). Its connection is
+/// a bonus, never a wait: a request never waits for a probe. One that comes when the probe is over
+/// finds its connection idle in the cache (when the answer, of any status, kept it). One that comes
+/// while the probe is under way starts at once on a connection of its own (without CURLOPT_PIPEWAIT,
+/// which would make it wait for the probe's connection to learn whether it multiplexes); if the
+/// probe then ends with its connection kept while that request's own connection is still being
+/// made (nothing sent yet), the request is started again and takes the probe's. A probe that fails,
+/// is closed, reset or never answered has cost nothing.
 final class CurlLoop: @unchecked Sendable {   // `mailbox`, `stopping`, `multi` (to wake it) guarded by `lock`
     enum Message {
         case start(HTTPExchange), cancel(HTTPExchange)
@@ -37,8 +44,9 @@ final class CurlLoop: @unchecked Sendable {   // `mailbox`, `stopping`, `multi` 
     private var timers: [(deadline: UInt64, body: @Sendable () -> Void)] = []   // by deadline
     /// Pre-connects under way, by origin (`scheme://host:port`).
     private var probes: [String: HTTPExchange] = [:]
-    /// Requests waiting for their origin's probe to end, by origin.
-    private var held: [String: [HTTPExchange]] = [:]
+    /// Requests started while their origin's probe was under way, by origin: they may move onto the
+    /// probe's connection when it ends (`probeEnded`).
+    private var racing: [String: [HTTPExchange]] = [:]
     /// When a transfer to each origin last ended well (its connection is likely idle in the cache).
     private var lastUsed: [String: UInt64] = [:]
     /// When idle connections are to be closed, while nothing runs; and whether that timer is set
@@ -121,8 +129,7 @@ final class CurlLoop: @unchecked Sendable {   // `mailbox`, `stopping`, `multi` 
             curl_multi_poll(multi, nil, 0, untilTimer ?? Int32.max, nil)
         }
         for exchange in Array(active.values) { end(exchange, .cancelled) }
-        for exchange in held.values.joined() { exchange.finish(.cancelled) }
-        held = [:]
+        racing = [:]
         let late = lock.withLock { () -> [Message] in
             finished = true
             defer { mailbox.removeAll() }
@@ -153,31 +160,34 @@ final class CurlLoop: @unchecked Sendable {   // `mailbox`, `stopping`, `multi` 
 
     // MARK: Warm paths
 
-    /// Starts `exchange`, unless its origin's probe is connected and about to answer: then it waits
-    /// for the probe's end, or for as long as the probe took to connect, whichever comes first.
+    /// Starts `exchange` at once. While its origin's probe is under way it races it: its own
+    /// connection, no waiting for the probe's (`probeEnded` may move it there).
     private func admit(_ exchange: HTTPExchange) {
-        guard let origin = WarmOrigins.origin(of: exchange.request.url), let probe = probes[origin],
-              let connected = probe.connectedAt else {
+        guard let origin = WarmOrigins.origin(of: exchange.request.url), probes[origin] != nil else {
             add(exchange)
             return
         }
-        held[origin, default: []].append(exchange)
-        let patience = connected - min(connected, probe.startedAt)
-        schedule(connected + patience) { [unowned self] in releaseHeld(origin) }
+        racing[origin, default: []].append(exchange)
+        add(exchange, waitForMultiplexing: false)
     }
 
-    private func releaseHeld(_ origin: String) {
-        for exchange in held.removeValue(forKey: origin) ?? [] {
-            if exchange.isCancelled { exchange.finish(.cancelled) } else { add(exchange) }
+    /// A probe ended. If its connection stays open (its answer, of any status, did not close it),
+    /// the requests that raced it and have not got a connection of their own yet (nothing sent:
+    /// starting them again loses nothing) start again, and libcurl gives them the probe's idle
+    /// connection. Otherwise they go on as they are: they never waited.
+    private func probeEnded(_ probe: HTTPExchange, origin: String, kept: Bool) {
+        let raced = racing.removeValue(forKey: origin) ?? []
+        guard kept else { return }
+        for exchange in raced where exchange.connectedAt == nil && !exchange.isCancelled {
+            guard let easy = exchange.easy, active[easy] != nil else { continue }
+            exchange.movedToWarm = true
+            curl_multi_remove_handle(multi, easy)   // its half-made connection is closed
+            send(exchange, to: exchange.currentURL)
         }
     }
 
     private func cancel(_ exchange: HTTPExchange) {
-        if let easy = exchange.easy, active[easy] != nil { end(exchange, .cancelled); return }
-        for (origin, waiting) in held where waiting.contains(where: { $0 === exchange }) {
-            held[origin] = waiting.filter { $0 !== exchange }
-            exchange.finish(.cancelled)
-        }
+        if let easy = exchange.easy, active[easy] != nil { end(exchange, .cancelled) }
     }
 
     /// Opens a connection to `request`'s origin with a HEAD, unless one is likely open and idle (a
@@ -221,8 +231,10 @@ final class CurlLoop: @unchecked Sendable {   // `mailbox`, `stopping`, `multi` 
 
     // MARK: Exchanges
 
-    /// Configures a new easy handle for `exchange` and puts it on the multi handle.
-    private func add(_ exchange: HTTPExchange) {
+    /// Configures a new easy handle for `exchange` and puts it on the multi handle. With
+    /// `waitForMultiplexing`, a connection to its origin being made is waited for rather than a
+    /// second one opened (CURLOPT_PIPEWAIT: HTTP/2 multiplexes); not while a probe's is the one.
+    private func add(_ exchange: HTTPExchange, waitForMultiplexing: Bool = true) {
         guard let easy = curl_easy_init() else { exchange.finish(.transport("libcurl could not make a handle")); return }
         idleDeadline = nil
         exchange.easy = easy
@@ -234,7 +246,7 @@ final class CurlLoop: @unchecked Sendable {   // `mailbox`, `stopping`, `multi` 
         ccurl_set_long(easy, CURLOPT_FOLLOWLOCATION, 0)   // redirects are followed here, each one checked
         ccurl_set_pointer(easy, CURLOPT_SHARE, share)
         ccurl_set_long(easy, CURLOPT_HTTP_VERSION, Int(CURL_HTTP_VERSION_2TLS))
-        ccurl_set_long(easy, CURLOPT_PIPEWAIT, 1)   // HTTP/2: wait for a connection being made rather than open another
+        ccurl_set_long(easy, CURLOPT_PIPEWAIT, waitForMultiplexing ? 1 : 0)
         if settings.keepWarmSeconds > 0 {
             ccurl_set_long(easy, CURLOPT_MAXAGE_CONN, max(1, Int(settings.keepWarmSeconds.rounded())))
         } else {
@@ -250,10 +262,14 @@ final class CurlLoop: @unchecked Sendable {   // `mailbox`, `stopping`, `multi` 
         ccurl_set_long(easy, CURLOPT_LOW_SPEED_TIME, max(1, Int(stall.rounded(.up))))   // …this long fails
         if let total = request.totalTimeout { ccurl_set_long(easy, CURLOPT_TIMEOUT_MS, max(1, Int(total * 1000))) }
         if request.acceptCompression { ccurl_set_string(easy, CURLOPT_ACCEPT_ENCODING, "") }
-        if request.headOnly {
-            ccurl_set_long(easy, CURLOPT_NOBODY, 1)
-            ccurl_set_prereq(easy, curlConnectionReady)
-            ccurl_set_pointer(easy, CURLOPT_PREREQDATA, me)
+        if request.headOnly { ccurl_set_long(easy, CURLOPT_NOBODY, 1) }
+        ccurl_set_prereq(easy, curlConnectionReady)
+        ccurl_set_pointer(easy, CURLOPT_PREREQDATA, me)
+        if exchange.startedAt == 0 { exchange.startedAt = MonotonicClock.nanoseconds() }
+        switch request.purpose {
+        case .search: StartTimeline.shared.searchSent(at: exchange.startedAt)
+        case .preview: StartTimeline.shared.mark(.previewMade, at: exchange.startedAt, preview: exchange)
+        case .catalog, .other: break
         }
         if request.rangeStart > 0 { ccurl_set_string(easy, CURLOPT_RANGE, "\(request.rangeStart)-") }
         ccurl_set_pointer(easy, CURLOPT_ERRORBUFFER, exchange.errorText)
@@ -325,6 +341,7 @@ final class CurlLoop: @unchecked Sendable {   // `mailbox`, `stopping`, `multi` 
         exchange.easy = nil
         active[easy] = nil
         exchange.finish(failure)
+        if failure == nil, exchange.request.purpose == .search { StartTimeline.shared.mark(.answer, at: MonotonicClock.nanoseconds()) }
         if let origin = WarmOrigins.origin(of: exchange.request.url) {
             if failure == nil {
                 let now = MonotonicClock.nanoseconds(), keep = UInt64(settings.keepWarmSeconds * 1e9)
@@ -333,7 +350,9 @@ final class CurlLoop: @unchecked Sendable {   // `mailbox`, `stopping`, `multi` 
             }
             if probes[origin] === exchange {
                 probes[origin] = nil
-                releaseHeld(origin)
+                probeEnded(exchange, origin: origin, kept: failure == nil && !exchange.closesConnection)
+            } else if let raced = racing[origin] {
+                racing[origin] = raced.filter { $0 !== exchange }
             }
         }
         if active.isEmpty, settings.keepWarmSeconds > 0 { closeIdleConnectionsLater() }
@@ -361,10 +380,10 @@ private func curlOpenSocket(_ context: UnsafeMutableRawPointer?, _ purpose: curl
     return socket(address.pointee.family, address.pointee.socktype | CPL_SOCK_CLOEXEC, address.pointee.protocol)
 }
 
-/// A probe's connection is ready (TCP and TLS done), its HEAD about to go out.
+/// A transfer's connection is ready (TCP and TLS done, or reused), its request about to go out.
 private func curlConnectionReady(_ context: UnsafeMutableRawPointer?, _ primaryIP: UnsafeMutablePointer<CChar>?,
                                  _ localIP: UnsafeMutablePointer<CChar>?, _ primaryPort: Int32, _ localPort: Int32) -> Int32 {
-    if let context { Unmanaged<HTTPExchange>.fromOpaque(context).takeUnretainedValue().connectedAt = MonotonicClock.nanoseconds() }
+    if let context { Unmanaged<HTTPExchange>.fromOpaque(context).takeUnretainedValue().connectionReady(at: MonotonicClock.nanoseconds()) }
     return Int32(CURL_PREREQFUNC_OK)
 }
 

@@ -22,10 +22,17 @@ final class HTTPExchange: @unchecked Sendable {   // a curl easy handle and its 
     private var hasLocation = false
     private var retryAfter: Int?
     private var contentRangeStart: Int?
+    /// The last response said its connection closes after it (`Connection: close`, or HTTP/1.0).
+    private(set) var closesConnection = false   // loop thread
     private let cancelled = Atomic<Bool>(false)
-    /// A probe's start, and when its connection was ready (loop thread; monotonic nanoseconds).
+    /// When the exchange was started, and when its connection was ready, TCP and TLS done, its
+    /// request about to go out (loop thread; monotonic nanoseconds).
     var startedAt: UInt64 = 0
     var connectedAt: UInt64?
+    /// It raced its origin's probe and was started again on the probe's connection.
+    var movedToWarm = false
+    /// A piece of the body has arrived.
+    private var bodyStarted = false
 
     init(request: HTTPRequest, handler: any HTTPResponseHandler) {
         self.request = request
@@ -69,6 +76,7 @@ final class HTTPExchange: @unchecked Sendable {   // a curl easy handle and its 
         if isCancelled { return false }
         let text = String(decoding: line, as: UTF8.self)
         if text.hasPrefix("HTTP/") {   // a new response: an interim 1xx, or the next one after a redirect
+            closesConnection = text.hasPrefix("HTTP/1.0")
             hasLocation = false
             retryAfter = nil
             contentRangeStart = nil
@@ -79,6 +87,10 @@ final class HTTPExchange: @unchecked Sendable {   // a curl easy handle and its 
         let name = text[..<colon].lowercased()
         let value = text[text.index(after: colon)...].trimmingWhitespace()
         if name == "location" { hasLocation = !value.isEmpty }
+        if name == "connection" {
+            let tokens = value.lowercased()
+            if tokens.contains("close") { closesConnection = true } else if tokens.contains("keep-alive") { closesConnection = false }
+        }
         if name == "retry-after" { retryAfter = Int(value) }
         if name == "content-range", value.lowercased().hasPrefix("bytes ") {
             contentRangeStart = Int(value.dropFirst(6).prefix { $0 != "-" })
@@ -116,6 +128,12 @@ final class HTTPExchange: @unchecked Sendable {   // a curl easy handle and its 
     func bodyPiece(_ piece: UnsafeRawBufferPointer) -> Bool {
         if isCancelled { return false }
         if isRedirect { return true }
+        if !bodyStarted {
+            bodyStarted = true
+            if request.purpose == .preview, StartTimeline.shared.follows(self) {
+                StartTimeline.shared.mark(.firstByte, at: MonotonicClock.nanoseconds(), preview: self)
+            }
+        }
         if !headDelivered, !deliverHead() { return false }
         if piece.isEmpty { return true }
         if handler?.receive(body: piece) != true { stoppedByHandler = true }

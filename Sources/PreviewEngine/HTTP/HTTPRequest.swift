@@ -22,6 +22,13 @@ public struct HTTPRequest: Sendable {
     /// stand-in or mirror). Every other connection, redirects included, must reach a public address
     /// (`AddressPolicy`), checked on the address itself as it is connected.
     public var localOrigin: String?
+    /// What the request is for: a search and a preview are steps of a start (`StartTimeline`).
+    public var purpose = Purpose.other
+
+    /// What a request is for.
+    public enum Purpose: Sendable {
+        case other, search, catalog, preview
+    }
 
     /// A GET of `url`.
     public init(url: String) {

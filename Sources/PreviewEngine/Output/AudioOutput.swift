@@ -21,15 +21,20 @@ public protocol AudioOutput: AnyObject, Sendable {
     func attach(_ source: OutputSequencer)
     /// Lock held: there is something to play: connect if needed and pull now (or on the device thread, soon).
     func kick()
-    /// Lock held: the sound stops (or goes on) at once; what the device holds is kept.
+    /// Lock held, possibly from inside a pull: paused, the device plays what it holds (the sequencer
+    /// ends a pause with its short fade-out, so that is all it holds) and takes no more; unpaused,
+    /// the sound goes on at once.
     func setPaused(_ paused: Bool)
     /// Lock held: drops what the device holds and has not played yet.
     func cancel()
     /// Lock held: frames pulled but not yet heard.
     var delayFrames: Int { get }
-    /// Lock held: brings the sound down to silence over about `milliseconds`, then calls `done` with
-    /// the lock held (at once, or later on the device thread). Default: `done` at once.
-    func fadeOut(milliseconds: Int, then done: @escaping @Sendable () -> Void)
+    /// Lock held: the frames `cancel` would drop now (the sequencer pulls them again, faded out, so a
+    /// stop continues from what was heard). Default: `delayFrames`, for a device that drops all it holds.
+    var cancellableFrames: Int { get }
+    /// Lock held: calls `done` (lock held, at once or later on the device thread) once what the
+    /// device holds has been heard. Default: at once.
+    func whenHeard(_ done: @escaping @Sendable () -> Void)
     /// Level, 0–100 % of the normal one, and mute; kept across reconnections.
     func setVolume(_ percent: Int, muted: Bool)
     /// What desktop mixers show for the stream; outputs without metadata ignore it.
@@ -39,8 +44,11 @@ public protocol AudioOutput: AnyObject, Sendable {
 }
 
 extension AudioOutput {
-    /// No fade of its own: the sound stops where it is.
-    public func fadeOut(milliseconds: Int, then done: @escaping @Sendable () -> Void) { done() }
+    /// All the device holds.
+    public var cancellableFrames: Int { delayFrames }
+
+    /// At once: what the device holds is beyond waiting for.
+    public func whenHeard(_ done: @escaping @Sendable () -> Void) { done() }
 
     /// No stream metadata.
     public func setMetadata(title: String?, artist: String?) {}

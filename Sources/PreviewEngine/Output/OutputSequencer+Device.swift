@@ -4,28 +4,46 @@ import PreviewCore
 /// going away and coming back.
 extension OutputSequencer {
     /// True while there is a feed to play (paused or not).
-    public var hasFeed: Bool { feed != nil }
+    public var hasFeed: Bool { feed != nil || fadingOut != nil }
 
     /// True when the device should pull again without being kicked first: playing, and the feed
     /// neither dry (its producer calls back) nor drained and reported with nothing after it (`enqueue`
     /// kicks). A feed whose last frame was pulled exactly is not reported drained until the next pull.
     public var expectsFrames: Bool {
+        if fadingOut != nil { return true }
         guard !paused, let feed, !waitingForFrames else { return false }
         return !feed.isDrained || !drainReported || queued != nil
     }
 
-    /// Copies up to `frames` frames into `destination` from the feed, then from the enqueued one once
-    /// the feed drains (gapless: both in the same pull). Returns how many; fewer when paused, when the
-    /// feed runs dry (its producer kicks the output when frames come) or when nothing follows a drained
-    /// feed. No allocation, no waiting.
+    /// Copies up to `frames` frames into `destination`: the feed (its onset faded in), then the
+    /// enqueued one once the feed drains (gapless: both in the same pull); a skip's old feed fading out
+    /// is mixed over the new one's first frames, and a pause's or a stop's fade-out comes first
+    /// (`OutputSequencer+Ramp.swift`). Returns how many; fewer when paused, when the feed runs dry (its
+    /// producer kicks the output when frames come) or when nothing follows a drained feed. No
+    /// allocation, no waiting. At the end of a pause's or a stop's fade it pauses the device.
     public func pull(into destination: UnsafeMutablePointer<Float>, frames: Int) -> Int {
-        guard !paused else { return 0 }
+        if fadingOut != nil, isCrossfading {
+            let got = paused ? 0 : pullFeeds(into: destination, frames: frames, from: 0)
+            return mixFadeOut(into: destination, frames: frames, over: got)
+        }
+        let got = fadingOut == nil ? 0 : pullFadeOut(into: destination, frames: frames)
+        guard !paused, fadingOut == nil else { return got }
+        return pullFeeds(into: destination, frames: frames, from: got)
+    }
+
+    /// The feed, then the enqueued one, into `destination` from frame `start`; returns the frames there.
+    private func pullFeeds(into destination: UnsafeMutablePointer<Float>, frames: Int, from start: Int) -> Int {
+        var got = start
         let channels = output.format.channels
-        var got = 0
         while got < frames, let current = feed {
             let n = current.read(into: destination + got * channels, frames: frames - got)
             if n > 0 {
-                if feedFramesTaken == 0 { feedStartedAt = MonotonicClock.nanoseconds() }
+                fadeIn(destination + got * channels, frames: n)
+                if feedFramesTaken == 0 {
+                    let now = MonotonicClock.nanoseconds()
+                    feedStartedAt = now
+                    StartTimeline.shared.firstFrameHanded(decodedAt: current.firstWrittenAt, at: now)   // an atomic load unless a start is timed
+                }
                 feedFramesTaken += n
                 got += n
                 if starving { starving = false; eventHandler?(.refilled(current.id)) }
@@ -61,6 +79,7 @@ extension OutputSequencer {
     /// output forgets what it held, so the delay still counts.
     public func outputLost(_ why: String) {
         lostReason = why
+        endFadeAbruptlyLocked()
         guard !lossReported else { return }
         lossReported = true
         let heard = heardFramesLocked()
@@ -74,6 +93,7 @@ extension OutputSequencer {
         lostReason = nil
         guard lossReported else { return }
         lossReported = false
+        endFadeAbruptlyLocked()
         dropFeeds()
         eventHandler?(.restored)
     }

@@ -26,12 +26,29 @@ public final class OutputSequencer: AudioSink {
     var lossReported = false
     var lostReason: String?
     var eventHandler: (@Sendable (OutputEvent) -> Void)?
+    /// Frames of the short ramp every onset and stop takes (`OutputSequencer+Ramp.swift`); 0: none.
+    let rampFrames: Int
+    /// A feed fading out ahead of anything else (a skip's old feed, or the current one at a pause or a
+    /// stop), the frames of its fade, those left, and what follows.
+    var fadingOut: PCMRing?
+    var fadeOutLength = 0
+    var fadeOutLeft = 0
+    var fadeOutEnd = FadeEnd.goOn
+    /// Frames of the current feed's fade-in done; `rampFrames` when none is due.
+    var fadeInAt = 0
+    /// A skip's old feed is read here before it is mixed over the new one (a ramp's worth, allocated once).
+    let crossfadeScratch: UnsafeMutablePointer<Float>
 
-    /// A sequencer feeding `output`.
-    public init(output: any AudioOutput) {
+    /// A sequencer feeding `output`, every onset and stop ramped over `rampMilliseconds` (0: none,
+    /// for tests of the sequencing alone).
+    public init(output: any AudioOutput, rampMilliseconds: Int = OutputSequencer.rampMilliseconds) {
         self.output = output
+        rampFrames = output.format.frames(milliseconds: rampMilliseconds)
+        crossfadeScratch = .allocate(capacity: max(1, rampFrames * output.format.channels))
         output.attach(self)
     }
+
+    deinit { crossfadeScratch.deallocate() }
 
     public var format: PCMFormat { output.format }
 
@@ -41,17 +58,26 @@ public final class OutputSequencer: AudioSink {
 
     public func play(_ next: PCMRing, paused: Bool) {
         output.withLock {
+            let end = paused ? FadeEnd.pause : .goOn
             if feed !== next {
-                // A skip drops what the device holds, so the old track is not heard after the command.
-                // When the old feed ended by itself, its last frames are still playing: the next
-                // follows them with no gap.
-                if !(feed?.isDrained ?? true) { output.cancel() }
+                // A skip fades out what is heard and drops the rest the device holds, so the old track
+                // is not heard after the command. When the old feed ended by itself, its last frames
+                // are still playing: the next follows them with no gap.
+                if fadingOut != nil {
+                    fadeOutEnd = end
+                } else if !(feed?.isDrained ?? true), !fadeOutLocked(then: end) {
+                    output.cancel()
+                }
                 begin(next)
+                fadeInAt = 0
+            } else if fadingOut != nil {
+                fadeOutEnd = end
             }
             if queued === next { queued = nil }
             self.paused = paused
             output.kick()   // before un-pausing: the device has frames when the sound starts
-            output.setPaused(paused)
+            // A fade in progress pauses the device once it is pulled.
+            if !(paused && fadingOut != nil) { output.setPaused(paused) }
         }
     }
 
@@ -65,34 +91,40 @@ public final class OutputSequencer: AudioSink {
 
     public func pause() {
         output.withLock {
+            let fading = fadeOutLocked(then: .pause)
             paused = true
-            output.setPaused(true)
+            if fading { output.kick() } else { output.setPaused(true) }   // the fade's end pauses the device
         }
     }
 
     public func resume() {
         output.withLock {
             paused = false
+            if fadingOut != nil { fadeOutEnd = .goOn }   // the fade ends, then the feed fades in again
             if feed != nil { output.kick() }
             output.setPaused(false)
         }
     }
 
     public func stop() {
-        output.withLock { stopLocked() }
+        output.withLock {
+            guard fadeOutLocked(then: .stop(nil)) else { return stopLocked() }
+            dropFeeds()
+            paused = true
+            output.kick()
+        }
     }
 
     public func fadeOutAndStop(milliseconds: Int, then done: @escaping @Sendable () -> Void) {
         output.withLock {
-            guard feed != nil, !paused, lostReason == nil else {
+            // The same fade-out as a stop, longer; `done` once the device has played it.
+            guard rampFrames > 0, fadeOutLocked(then: .stop(done), frames: output.format.frames(milliseconds: milliseconds)) else {
                 stopLocked()
                 return done()
             }
-            // The output calls back with its lock held (a fade of its own ends on its thread).
-            output.fadeOut(milliseconds: milliseconds) { [self] in
-                stopLocked()
-                done()
-            }
+            dropFeeds()
+            paused = true
+            output.kick()
         }
     }
 
@@ -131,6 +163,7 @@ public final class OutputSequencer: AudioSink {
         feed = next
         feedFramesTaken = 0
         feedStartedAt = nil
+        fadeInAt = rampFrames   // a gapless follower continues its predecessor: no ramp
         drainReported = false
         starving = false
         waitingForFrames = false
@@ -139,6 +172,7 @@ public final class OutputSequencer: AudioSink {
     /// Silence now: what the device holds is dropped, the feeds forgotten.
     func stopLocked() {
         output.cancel()
+        endFadeAbruptlyLocked()
         dropFeeds()
         paused = true
         output.setPaused(true)

@@ -87,7 +87,7 @@ extension PulseOutput {
         let delays = configuration.reconnectBackoff
         setTimerLocked(&linkTimer, after: pa_usec_t(delays[min(failedAttempts, delays.count - 1)] * 1_000_000), pulseLinkTimer)
         failedAttempts += 1
-        fadeEndedLocked()   // a fade in progress has nothing left to fade
+        heardLocked()   // what the stream held is gone
     }
 
     /// The link timer: an attempt ran out of time, or the wait before the next one is over.

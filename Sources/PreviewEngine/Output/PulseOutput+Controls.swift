@@ -1,6 +1,6 @@
 import CPulse
 
-/// Volume, mute and the stream's description for mixers.
+/// Volume, mute, the stream's description for mixers, and a pause that lets the fade-out play.
 extension PulseOutput {
     public func setVolume(_ percent: Int, muted: Bool) {
         withLock {
@@ -10,48 +10,51 @@ extension PulseOutput {
         }
     }
 
-    /// What is left of a fade-out: the level it started from, the steps still to take, and whom to
-    /// tell at the end.
-    struct Fade {
-        static let steps = 6
-        var level: Int
-        var stepUsec: pa_usec_t
-        var stepsLeft = Fade.steps
-        var done: @Sendable () -> Void
+    /// Pausing: the stream plays what it holds (the sequencer's short fade-out, just pulled) and then
+    /// corks. The drain is asked for from a timer of 0 µs, so after the write callback that pulled the
+    /// fade has written it (asked for before, it would be over at once); a drain also starts a stream
+    /// short of its prebuffer, as the fade alone is. A stream already corked keeps what it holds.
+    func corkWhenPlayedLocked(_ stream: OpaquePointer) {
+        guard pa_stream_is_corked(stream) == 0, !drainAsked else { return }   // a drain under way ends after this too
+        drainPending = true
+        setTimerLocked(&corkTimer, after: 0, pulseCorkTimer)
     }
 
-    /// Lowers the stream's volume to silence in small steps over about `milliseconds` (steps taken
-    /// by a mainloop time event), then calls `done`: ending mid-waveform at full level would click.
-    /// Nobody waits for it.
-    public func fadeOut(milliseconds: Int, then done: @escaping @Sendable () -> Void) {
-        guard readyStream != nil, !corked, fade == nil else { return done() }
-        let step = pa_usec_t(milliseconds * 1000 / Fade.steps)
-        fade = Fade(level: volumePercent, stepUsec: step, done: done)
-        setTimerLocked(&fadeTimer, after: step, pulseFadeStep)
+    /// The cork timer: what was written is on its way; the drain's answer corks. Fired again when
+    /// that answer is overdue (a server that stopped answering): whoever waits goes on.
+    func corkTimerFired() {
+        guard drainPending else { return }
+        guard !drainAsked, corked, let stream = readyStream else { return heardLocked() }
+        drainAsked = true
+        complete(pa_stream_drain(stream, pulseDrained, Unmanaged.passUnretained(self).toOpaque()))
+        setTimerLocked(&corkTimer, after: pa_usec_t(configuration.latencyMs + 500) * 1000, pulseCorkTimer)
     }
 
-    /// One step of the fade (mainloop thread).
-    func fadeStep() {
-        guard var current = fade else { return }
-        current.stepsLeft -= 1
-        fade = current
-        volumePercent = current.level * current.stepsLeft / Fade.steps
-        applyVolumeLocked()
-        if current.stepsLeft > 0 {
-            setTimerLocked(&fadeTimer, after: current.stepUsec, pulseFadeStep)
-        } else {
-            fadeEndedLocked()
+    /// The stream played all it held: corked if still paused (a resume meanwhile uncorked it). The
+    /// server's read index ran on past the last frame until the cork came: the next write is flushed
+    /// in first (`fillLocked`), or its first milliseconds (a resume's fade-in) would be dropped.
+    func drainedLocked() {
+        if corked, let stream = readyStream {
+            complete(pa_stream_cork(stream, 1, nil, nil))
+            refreshTimingLocked()
+            ranDry = true
         }
+        heardLocked()
     }
 
-    /// Ends the fade (its last step, the output went away, or it closes): the level it started from
-    /// is kept for later streams, and its caller told.
-    func fadeEndedLocked() {
-        guard let ended = fade else { return }
-        fade = nil
-        setTimerLocked(&fadeTimer, after: nil, pulseFadeStep)
-        volumePercent = ended.level
-        ended.done()
+    public func whenHeard(_ done: @escaping @Sendable () -> Void) {
+        if drainPending { heardWaiters.append(done) } else { done() }
+    }
+
+    /// What the stream held has been heard (or never will be: it went away, or closes): whoever
+    /// waits for it goes on.
+    func heardLocked() {
+        drainPending = false
+        drainAsked = false
+        setTimerLocked(&corkTimer, after: nil, pulseCorkTimer)
+        let waiters = heardWaiters
+        heardWaiters = []
+        for done in waiters { done() }
     }
 
     /// Arms `timer` to call `callback` on the mainloop thread after `usec` (made on first use; nil
@@ -100,7 +103,11 @@ extension PulseOutput {
     }
 }
 
-private func pulseFadeStep(_ api: UnsafeMutablePointer<pa_mainloop_api>?, _ e: OpaquePointer?,
-                           _ tv: UnsafePointer<timeval>?, _ userdata: UnsafeMutableRawPointer?) {
-    Unmanaged<PulseOutput>.fromOpaque(userdata!).takeUnretainedValue().fadeStep()
+private func pulseCorkTimer(_ api: UnsafeMutablePointer<pa_mainloop_api>?, _ e: OpaquePointer?,
+                            _ tv: UnsafePointer<timeval>?, _ userdata: UnsafeMutableRawPointer?) {
+    Unmanaged<PulseOutput>.fromOpaque(userdata!).takeUnretainedValue().corkTimerFired()
+}
+
+private func pulseDrained(_ s: OpaquePointer?, _ success: Int32, _ userdata: UnsafeMutableRawPointer?) {
+    Unmanaged<PulseOutput>.fromOpaque(userdata!).takeUnretainedValue().drainedLocked()
 }

@@ -9,7 +9,8 @@ import PreviewCore
 /// Plays PCM through PulseAudio: one threaded mainloop and one long-lived asynchronous playback
 /// stream, filled from the stream's write callback with frames pulled from the `OutputSequencer`
 /// (which follows a drained feed with the enqueued one in the same pull: gapless). Cancel flushes
-/// the stream so old audio is not heard after a skip; pause corks it.
+/// the stream so old audio is not heard after a skip; a pause lets the sequencer's short fade-out
+/// play, then corks.
 ///
 /// The mainloop thread alone connects: the first kick starts an asynchronous connection and
 /// returns; when the server goes away (or never answers) the output tells the sequencer (`.lost`
@@ -52,10 +53,13 @@ public final class PulseOutput: AudioOutput {
     var linkTimer: OpaquePointer?            // mainloop lock
     /// Refreshes the server's timing once a second while the stream plays (never while corked).
     var timingTimer: OpaquePointer?          // mainloop lock
-    var fadeTimer: OpaquePointer?            // mainloop lock; steps of `fade`
+    var corkTimer: OpaquePointer?            // mainloop lock; a pause's drain, once the fade is written
     var failedAttempts = 0                   // mainloop lock; since the last ready stream
     var corked = true                        // mainloop lock; what the stream should be
-    var fade: Fade?                          // mainloop lock; a fade-out in progress
+    var drainPending = false                 // mainloop lock; a pause's drain due, not answered
+    var drainAsked = false                   // mainloop lock; and sent to the server
+    var ranDry = false                       // mainloop lock; drained and corked: flush before writing
+    var heardWaiters: [@Sendable () -> Void] = []   // mainloop lock; `whenHeard` callers
     weak var source: OutputSequencer?        // mainloop lock
     var volumePercent = 100                  // mainloop lock
     var muted = false                        // mainloop lock
@@ -115,9 +119,9 @@ public final class PulseOutput: AudioOutput {
         lock()
         closed = true
         link = .down
-        fadeEndedLocked()   // a shutdown waiting for the fade goes on
-        for timer in [linkTimer, timingTimer, fadeTimer].compactMap({ $0 }) { mainloopAPI.pointee.time_free(timer) }
-        (linkTimer, timingTimer, fadeTimer) = (nil, nil, nil)
+        heardLocked()   // a shutdown waiting for the fade goes on
+        for timer in [linkTimer, timingTimer, corkTimer].compactMap({ $0 }) { mainloopAPI.pointee.time_free(timer) }
+        (linkTimer, timingTimer, corkTimer) = (nil, nil, nil)
         disconnectLocked()
         unlock()
         pa_threaded_mainloop_stop(mainloop)
@@ -128,10 +132,13 @@ public final class PulseOutput: AudioOutput {
     /// The stream, when it is ready to be written to.
     var readyStream: OpaquePointer? { link == .ready ? stream : nil }
 
+    /// Paused, the stream plays what it holds, then corks (`corkWhenPlayedLocked`); unpaused, it
+    /// goes on at once.
     func setCorkLocked(_ on: Bool) {
         corked = on
         guard let stream = readyStream else { return }
-        complete(pa_stream_cork(stream, on ? 1 : 0, nil, nil))
+        if on { return corkWhenPlayedLocked(stream) }
+        complete(pa_stream_cork(stream, 0, nil, nil))
         refreshTimingLocked()
     }
 
@@ -147,6 +154,10 @@ public final class PulseOutput: AudioOutput {
     /// no waiting; stops at the first short pull (the sequencer kicks again when there is more).
     func fillLocked(_ bytes: Int) {
         guard let source else { return }
+        if ranDry, let stream = readyStream {
+            ranDry = false
+            complete(pa_stream_flush(stream, nil, nil))   // the write index back to the read index
+        }
         var remaining = bytes
         while remaining >= format.bytesPerFrame, let stream = readyStream {
             var data: UnsafeMutableRawPointer?

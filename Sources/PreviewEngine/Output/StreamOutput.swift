@@ -109,17 +109,10 @@ public final class StreamOutput: AudioOutput, @unchecked Sendable {
         return waiting + clock.ahead(at: MonotonicClock.nanoseconds())
     }
 
-    /// The last frames ramp down to silence at once: ending mid-waveform at full level would click.
-    public func fadeOut(milliseconds: Int, then done: @escaping @Sendable () -> Void) {
-        if case .ready(let fd) = link, !paused, let source {
-            writePendingLocked(fd)
-            if pendingStart == pendingEnd {
-                let frames = source.pull(into: scratch, frames: min(scratchFrames, format.frames(milliseconds: milliseconds)))
-                encodeLocked(frames: frames, gain: 0)
-                writePendingLocked(fd)
-            }
-        }
-        done()
+    /// The whole frames `cancel` drops: what the descriptor took is beyond recall.
+    public var cancellableFrames: Int {
+        let partial = bytesWritten % wireFrameBytes
+        return max(0, pendingEnd - pendingStart - (partial == 0 ? 0 : wireFrameBytes - partial)) / wireFrameBytes
     }
 
     public func setVolume(_ percent: Int, muted: Bool) {

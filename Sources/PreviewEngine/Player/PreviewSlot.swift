@@ -46,7 +46,10 @@ public final class PreviewSlot: Sendable {
         self.label = label
         self.onEvent = { onEvent(id, $0) }
         LiveObjects.slots.created()
-        pcm = PCMRing(id: id, format: format, capacityFrames: format.frames(milliseconds: policy.pcmAheadMs))
+        // 150 ms of what was read stays: a skip or a pause fades out from what is heard, stepping back
+        // over what the device drops (PulseAudio holds about its latency, 100 ms by default).
+        pcm = PCMRing(id: id, format: format, capacityFrames: format.frames(milliseconds: policy.pcmAheadMs),
+                      historyFrames: format.frames(milliseconds: 150))
         decoding = Locked(Decoding(headFrames: headMs.map { format.frames(milliseconds: $0) }))
         startDecoder(framesBefore: 0)
     }

@@ -51,9 +51,14 @@ public final class StateKeeper: FrontEnd, @unchecked Sendable {   // after `star
         files = TrackFileStore(count: { $0.count }, format: { $0.format }, currentFormat: SavedState.currentFormat, log: engine.log)
     }
 
-    /// Reads the saved state (before the loop serves anyone) and restores it on the loop.
+    /// Reads the saved state (before the loop serves anyone) and restores it on the loop. A folder
+    /// that cannot be used is told and previewd runs without keeping its state: it never refuses to start.
     public func start() throws(FrontEndError) {
-        if let problem = StateFolders.prepare(String(path.dropLast("/state.jsonl".count))) { throw FrontEndError("--state-dir: \(problem)") }
+        if let problem = StateFolders.prepare(String(path.dropLast("/state.jsonl".count))) {
+            engine.log(.warning, "state not kept: \(problem)")
+            stopped = true
+            return
+        }
         saved = files.load(path, what: "state")
         engine.loop.execute { [self] in
             observer = engine.events.addObserver { [unowned self] in heard($0) }
@@ -63,6 +68,7 @@ public final class StateKeeper: FrontEnd, @unchecked Sendable {   // after `star
 
     /// Hears no more events; the last state goes to the disk (`finish` waits for it).
     public func stop() {
+        guard !stopped else { return }
         stopped = true
         if let observer { engine.events.removeObserver(observer) }
         if let pending { engine.loop.cancel(pending) }
