@@ -6,8 +6,9 @@ import PreviewCore
 /// (`AudioOutput`) pulls frames from it on its own thread (`OutputSequencer+Device.swift`).
 ///
 /// Every field is guarded by the output's lock (`output.withLock`), which the device thread holds
-/// whenever it pulls; events are sent with it held, on whichever thread caused them.
-public final class OutputSequencer: AudioSink {
+/// whenever it pulls; events are sent with it held, on whichever thread caused them. Nothing here
+/// blocks the caller long; feeds are told apart by their load's id (`PCMRing.id`).
+public final class OutputSequencer {
     /// The device.
     public let output: any AudioOutput
     var feed: PCMRing?
@@ -33,12 +34,18 @@ public final class OutputSequencer: AudioSink {
         output.attach(self)
     }
 
+    /// The PCM format the output takes; decoders produce exactly this (the output chose it at start).
     public var format: PCMFormat { output.format }
 
+    /// Called (from the output's thread, or the caller's) when something happens the player must know.
     public func setEventHandler(_ handler: @escaping @Sendable (OutputEvent) -> Void) {
         output.withLock { eventHandler = handler }
     }
 
+    /// Plays `next` now; paused when `paused`. If the previous feed still had audio to play (a skip),
+    /// that audio is dropped, not heard; if it had ended by itself, `next` follows it with no gap.
+    /// Playing the feed that is already current only sets the pause. Never waits for the device:
+    /// when there is none (yet), the sequencer reports `.lost` and later `.restored`.
     public func play(_ next: PCMRing, paused: Bool) {
         output.withLock {
             if feed !== next {
@@ -55,6 +62,7 @@ public final class OutputSequencer: AudioSink {
         }
     }
 
+    /// Plays `next` right after the current feed drains, in the same stream (gapless); nil cancels.
     public func enqueue(_ next: PCMRing?) {
         output.withLock {
             queued = next
@@ -63,6 +71,7 @@ public final class OutputSequencer: AudioSink {
         }
     }
 
+    /// Sound stops at once, nothing is lost.
     public func pause() {
         output.withLock {
             paused = true
@@ -70,6 +79,7 @@ public final class OutputSequencer: AudioSink {
         }
     }
 
+    /// Sound goes on from where it stopped.
     public func resume() {
         output.withLock {
             paused = false
@@ -78,10 +88,13 @@ public final class OutputSequencer: AudioSink {
         }
     }
 
+    /// Drops what the device holds, pauses and forgets the feeds.
     public func stop() {
         output.withLock { stopLocked() }
     }
 
+    /// Brings the sound down to silence over about `milliseconds`, then stops (at exit: no click).
+    /// Never waits: `done` is called (on any thread) once the sound is down and the feeds stopped.
     public func fadeOutAndStop(milliseconds: Int, then done: @escaping @Sendable () -> Void) {
         output.withLock {
             guard feed != nil, !paused, lostReason == nil else {
@@ -96,30 +109,37 @@ public final class OutputSequencer: AudioSink {
         }
     }
 
+    /// Frames of the current feed that have been heard (taken minus what is still in the device).
     public var playedFrames: Int {
         output.withLock { heardFramesLocked() }
     }
 
+    /// The id of the feed being played, if any.
     public var currentFeed: UInt64? {
         output.withLock { feed?.id }
     }
 
+    /// When the current feed's first frame was handed to the device (CLOCK_MONOTONIC, ns).
     public var currentFeedStartedAt: UInt64? {
         output.withLock { feedFramesTaken > 0 ? feedStartedAt : nil }
     }
 
+    /// "ok", or why there is no output.
     public var statusText: String {
         output.withLock { lostReason ?? "ok" }
     }
 
+    /// Volume, 0–100 % of the normal level, and mute. Kept across reconnections.
     public func setVolume(_ percent: Int, muted: Bool) {
         output.setVolume(min(100, max(0, percent)), muted: muted)
     }
 
+    /// What desktop mixers show for the stream.
     public func setMetadata(title: String?, artist: String?) {
         output.setMetadata(title: title, artist: artist)
     }
 
+    /// Releases the device; the sequencer is unusable afterwards.
     public func close() {
         output.close()
     }

@@ -30,8 +30,8 @@ public final class PulseOutput: AudioOutput {
         public var latencyMs: Int = 100
         /// How long a connection attempt may take before it counts as failed.
         public var connectTimeout: TimeInterval = 5
-        /// Waits between reconnection attempts; the last one repeats.
-        public var reconnectBackoff: [TimeInterval] = [0.2, 0.5, 1, 2, 4]
+        /// Waits between reconnection attempts.
+        public var reconnectBackoff = ReconnectBackoff()
 
         /// A configuration with the given server and sink.
         public init(server: String? = nil, sink: String? = nil) {
@@ -53,7 +53,7 @@ public final class PulseOutput: AudioOutput {
     /// Refreshes the server's timing once a second while the stream plays (never while corked).
     var timingTimer: OpaquePointer?          // mainloop lock
     var fadeTimer: OpaquePointer?            // mainloop lock; steps of `fade`
-    var failedAttempts = 0                   // mainloop lock; since the last ready stream
+    var backoff: ReconnectBackoff            // mainloop lock; failures since the last ready stream
     var corked = true                        // mainloop lock; what the stream should be
     var fade: Fade?                          // mainloop lock; a fade-out in progress
     weak var source: OutputSequencer?        // mainloop lock
@@ -66,6 +66,7 @@ public final class PulseOutput: AudioOutput {
     public init(configuration: Configuration = Configuration(), format: PCMFormat = .engine) {
         self.configuration = configuration
         self.format = format
+        backoff = configuration.reconnectBackoff
         mainloop = pa_threaded_mainloop_new()
         pa_threaded_mainloop_set_name(mainloop, "previewd.pulse")
         pa_threaded_mainloop_start(mainloop)

@@ -23,8 +23,8 @@ public final class StreamOutput: AudioOutput, @unchecked Sendable {
         public var latencyMs = 100
         /// How long a connection attempt may take.
         public var connectTimeoutSeconds = 5.0
-        /// Waits between reconnection attempts; the last one repeats.
-        public var reconnectBackoff: [Double] = [0.2, 0.5, 1, 2, 4]
+        /// Waits between reconnection attempts.
+        public var reconnectBackoff = ReconnectBackoff()
 
         /// The defaults.
         public init() {}
@@ -42,7 +42,7 @@ public final class StreamOutput: AudioOutput, @unchecked Sendable {
     var link = Link.idle
     weak var source: OutputSequencer?
     var wanted = false                        // kicked once: connect and stay connected
-    var failedAttempts = 0
+    var backoff: ReconnectBackoff
     var closed = false
     var clock: PacingClock
     var paused = true
@@ -64,6 +64,7 @@ public final class StreamOutput: AudioOutput, @unchecked Sendable {
     init(destination: StreamDestination, configuration: Configuration = Configuration()) {
         self.destination = destination
         self.configuration = configuration
+        backoff = configuration.reconnectBackoff
         wakeFD = cpl_eventfd()
         wireFrameBytes = format.channels * MemoryLayout<Int16>.size
         clock = PacingClock(sampleRate: format.sampleRate, lowWaterMs: configuration.latencyMs / 4,
@@ -137,5 +138,14 @@ public final class StreamOutput: AudioOutput, @unchecked Sendable {
     private func changing(_ body: () -> Void) {
         lock.withLock(body)
         cpl_eventfd_signal(wakeFD)
+    }
+}
+
+extension OutputRegistry.Entry {
+    /// What makes a stream output to `destination` with `options`' latency (snapcast and pipe).
+    static func stream(to destination: StreamDestination, _ options: OutputOptions) -> @Sendable () -> any AudioOutput {
+        var configuration = StreamOutput.Configuration()
+        configuration.latencyMs = options.latencyMs
+        return { [configuration] in StreamOutput(destination: destination, configuration: configuration) }
     }
 }
