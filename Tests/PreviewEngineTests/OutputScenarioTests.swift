@@ -50,6 +50,23 @@ final class OutputScenarioTests: XCTestCase {
         }
     }
 
+    /// The output asks for the sink's own rate, so the server resamples nothing: 44.1 kHz for a
+    /// 44.1 kHz sink (the previews' rate: no conversion anywhere), 48 kHz for a 48 kHz one.
+    func testPulseTakesTheSinksOwnRate() throws {
+        let server = ProcessInfo.processInfo.environment["PULSE_SERVER"]
+        guard PulseNullSink.serverReachable else { throw XCTSkip("no PulseAudio server reachable; run scripts/test") }
+        for rate in [44_100, 48_000] {
+            let sink = try PulseNullSink(server: server, rate: rate)
+            defer { sink.remove() }
+            let sequencer = try OutputRegistry.makeSink(OutputOptions(sink: sink.name, pulseServer: server))
+            defer { sequencer.close() }
+            XCTAssertEqual(sequencer.format, PCMFormat(sampleRate: rate, channels: 2))
+        }
+        let nowhere = try OutputRegistry.makeSink(OutputOptions(pulseServer: "unix:/nonexistent/native"))
+        defer { nowhere.close() }
+        XCTAssertEqual(nowhere.format, .preferred, "no server to ask: 44.1 kHz, and the server converts later")
+    }
+
     func testPulseGapless() throws { rig = try pulse(); try SequencerScenarios.gaplessHandOver(rig) }
     func testPulseUnderrun() throws { rig = try pulse(); try SequencerScenarios.underrunAndRefill(rig) }
     func testPulseSkip() throws { rig = try pulse(); try SequencerScenarios.skipCancels(rig) }

@@ -42,7 +42,7 @@ public final class PCMRing: @unchecked Sendable {   // the semaphore and `readab
     private var rampFrames: Float { Float(format.frames(milliseconds: 30)) }
 
     /// A buffer holding up to `capacityFrames` frames of `format`, for the load `id`.
-    public init(id: UInt64 = 0, format: PCMFormat = .engine, capacityFrames: Int) {
+    public init(id: UInt64 = 0, format: PCMFormat = .preferred, capacityFrames: Int) {
         LiveObjects.pcmBuffers.created()
         precondition(capacityFrames > 0)
         self.id = id

@@ -47,6 +47,7 @@ public final class OutputSequencer {
     /// Playing the feed that is already current only sets the pause. Never waits for the device:
     /// when there is none (yet), the sequencer reports `.lost` and later `.restored`.
     public func play(_ next: PCMRing, paused: Bool) {
+        checkFormat(of: next)
         output.withLock {
             if feed !== next {
                 // A skip drops what the device holds, so the old track is not heard after the command.
@@ -64,6 +65,7 @@ public final class OutputSequencer {
 
     /// Plays `next` right after the current feed drains, in the same stream (gapless); nil cancels.
     public func enqueue(_ next: PCMRing?) {
+        if let next { checkFormat(of: next) }
         output.withLock {
             queued = next
             // The current feed may already be drained and waiting: start the next one now.
@@ -142,6 +144,12 @@ public final class OutputSequencer {
     /// Releases the device; the sequencer is unusable afterwards.
     public func close() {
         output.close()
+    }
+
+    /// A feed decoded for another format would be read wrong (its frames split across channels, or
+    /// played at the wrong speed): a bug in the caller, stopped here with what differs.
+    private func checkFormat(of feed: PCMRing) {
+        precondition(feed.format == output.format, "feed \(feed.id) is \(feed.format), the output takes \(output.format)")
     }
 
     // MARK: Lock held

@@ -63,7 +63,7 @@ public final class PulseOutput: AudioOutput {
     private var released = false             // owner's thread only: close() ran
 
     /// An output that connects on first use (a missing server is reported then, not at start).
-    public init(configuration: Configuration = Configuration(), format: PCMFormat = .engine) {
+    public init(configuration: Configuration = Configuration(), format: PCMFormat = .preferred) {
         self.configuration = configuration
         self.format = format
         backoff = configuration.reconnectBackoff
@@ -188,6 +188,6 @@ extension OutputRegistry.Entry {
     static let pulse = OutputRegistry.Entry(usage: "pulse", claims: { $0 == "pulse" }) { options in
         var configuration = PulseOutput.Configuration(server: options.pulseServer, sink: options.sink)
         configuration.latencyMs = options.latencyMs
-        return { [configuration] in PulseOutput(configuration: configuration) }
+        return { [configuration] in PulseOutput(configuration: configuration, format: PulseOutput.sinkFormat(configuration)) }
     }
 }

@@ -106,8 +106,8 @@ extension StreamOutput {
     func encodeLocked(frames: Int, gain: Float) {
         if pendingStart == pendingEnd { pendingStart = 0; pendingEnd = 0 }
         guard frames > 0, pendingEnd + frames * wireFrameBytes <= outgoing.count else { return }
-        let target = (outgoing.baseAddress! + pendingEnd).assumingMemoryBound(to: Int16.self)
-        SoftwareVolume.encodeS16(scratch, frames: frames, channels: format.channels, into: target, from: appliedGain, to: gain)
+        StreamOutput.wire.encode(scratch, frames: frames, channels: format.channels, into: outgoing.baseAddress! + pendingEnd,
+                                 from: appliedGain, to: gain)
         appliedGain = gain
         pendingEnd += frames * wireFrameBytes
     }

@@ -11,7 +11,7 @@ import PreviewCore
 /// faster than real time, so the server's buffer and not previewd decides the latency, and never
 /// later than the reader needs. Paused or idle, it writes nothing and does not wake (the server fills
 /// silence). Cancel drops what was not yet written; a lost reader is reported to the sequencer, tried
-/// again with growing waits and reported back. Volume and mute are applied to the samples
+/// again on the shared back-off (`ReconnectBackoff`) and reported back. Volume and mute are applied to the samples
 /// (`SoftwareVolume`).
 ///
 /// Every field below `lock` is touched only holding it; the thread holds it except while it waits.
@@ -30,12 +30,15 @@ public final class StreamOutput: AudioOutput, @unchecked Sendable {
         public init() {}
     }
 
-    public let format = PCMFormat.engine
+    /// What a snapserver's source is configured for (`sampleformat=48000:16:2`, its default).
+    public let format = PCMFormat(sampleRate: 48_000, channels: 2)
+    /// How the samples travel.
+    static let wire = SampleEncoding.s16
     let destination: StreamDestination
     let configuration: Configuration
     let lock = Lock()
     let wakeFD: Int32
-    /// Bytes of one s16 frame.
+    /// Bytes of one frame on the wire.
     let wireFrameBytes: Int
 
     enum Link { case idle, connecting, ready(Int32), waitingToRetry(UInt64) }
@@ -66,7 +69,7 @@ public final class StreamOutput: AudioOutput, @unchecked Sendable {
         self.configuration = configuration
         backoff = configuration.reconnectBackoff
         wakeFD = cpl_eventfd()
-        wireFrameBytes = format.channels * MemoryLayout<Int16>.size
+        wireFrameBytes = format.channels * Self.wire.bytesPerSample
         clock = PacingClock(sampleRate: format.sampleRate, lowWaterMs: configuration.latencyMs / 4,
                             highWaterMs: configuration.latencyMs * 3 / 4)
         scratchFrames = clock.highWater
