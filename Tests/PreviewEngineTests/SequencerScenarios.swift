@@ -77,7 +77,9 @@ enum SequencerScenarios {
         rig.sequencer.play(level(-0.5, frames: frames, id: 2, rig), paused: false)
         let start = try XCTUnwrap(waitFor(rig, after: heardOld) { $0 < -0.25 }, "the new feed was not heard")
         XCTAssertNotNil(waitFor(rig, after: start + frames - 1) { _ in true })
-        XCTAssertEqual(rig.heard.samples(in: start..<start + frames).filter { $0 > -0.25 }.count, 0, "the old feed after the skip")
+        // ALSA's PulseAudio plugin opens a new stream after a drop, and a sink's monitor may miss a
+        // new stream's first milliseconds (as in the gapless case): the new feed may end that much early.
+        XCTAssertEqual(rig.heard.samples(in: start..<start + frames - 480).filter { $0 > -0.25 }.count, 0, "the old feed after the skip")
         try waitForEvent(rig, .drained(2))
         XCTAssertFalse(rig.events.withLock { $0 }.contains(.drained(1)), "a skipped feed does not drain")
     }

@@ -186,6 +186,7 @@ private func pulseTimingTimer(_ api: UnsafeMutablePointer<pa_mainloop_api>?, _ e
 extension OutputRegistry.Entry {
     /// `--output pulse`: PulseAudio, or PipeWire through pipewire-pulse; `--sink` and `--pulse-server` apply.
     static let pulse = OutputRegistry.Entry(usage: "pulse", claims: { $0 == "pulse" }) { options in
+        try options.refuseALSAOptions()
         var configuration = PulseOutput.Configuration(server: options.pulseServer, sink: options.sink)
         configuration.latencyMs = options.latencyMs
         return { [configuration] in PulseOutput(configuration: configuration, format: PulseOutput.sinkFormat(configuration)) }

@@ -42,6 +42,7 @@ extension OutputRegistry.Entry {
     static let pipe = OutputRegistry.Entry(usage: "pipe:PATH", claims: { $0.hasPrefix(PipePath.scheme) }) { options in
         let fifo = try PipePath(parsing: options.output)
         try options.refusePulseOptions()
+        try options.refuseALSAOptions()
         if let problem = StreamDestination.problem(withFIFO: fifo.path) { throw OutputValueError("--output \(fifo): \(problem)") }
         return stream(to: .fifo(path: fifo.path), options)
     }

@@ -90,6 +90,7 @@ extension OutputRegistry.Entry {
     static let snapcast = OutputRegistry.Entry(usage: "snapcast://HOST:PORT", claims: { $0.hasPrefix(SnapcastAddress.scheme) }) { options in
         let address = try SnapcastAddress(parsing: options.output)
         try options.refusePulseOptions()
+        try options.refuseALSAOptions()
         return stream(to: .snapcast(host: address.host, port: address.port), options)
     }
 }

@@ -1,0 +1,31 @@
+import Foundation
+import PreviewTestSupport
+
+/// An ALSA configuration of the test's own, read through `ALSA_CONFIG_PATH` (set for this process):
+/// one PCM named `device` (and its control), either ALSA's PulseAudio plugin into a test's null sink
+/// or ALSA's `file` plugin writing raw frames. A new file each time, so alsa-lib reads it again.
+struct ALSATestConfig {
+    /// The PCM's name, for `--output alsa:NAME`.
+    let device: String
+    let path: String
+
+    /// The PulseAudio plugin playing into `pulseSink` (on `server`, else libpulse's default).
+    init(pulseSink: String, server: String?) throws {
+        let where_ = "device \"\(pulseSink)\"" + (server.map { " server \"\($0)\"" } ?? "")
+        try self.init { "pcm.\($0) { type pulse \(where_) }\nctl.\($0) { type pulse \(where_) }\n" }
+    }
+
+    /// The file plugin writing every frame played, as the device takes it, into `file`.
+    init(rawFile file: String) throws {
+        try self.init { "pcm.\($0) { type file slave.pcm { type null } file \"\(file)\" format \"raw\" }\n" }
+    }
+
+    private init(text: (String) -> String) throws {
+        device = "previewd_test_\(getpid())_\(UInt32.random(in: 0...UInt32.max))"
+        path = FileManager.default.temporaryDirectory.appendingPathComponent("\(device).asoundrc").path
+        try text(device).write(toFile: path, atomically: true, encoding: .utf8)
+        setenv("ALSA_CONFIG_PATH", path, 1)
+    }
+
+    func remove() { try? FileManager.default.removeItem(atPath: path) }
+}
