@@ -1,5 +1,6 @@
 import PreviewCore
 @testable import PreviewEngine
+import PreviewTestSupport
 import XCTest
 
 /// `--output` values and the options that go with them, as `OutputRegistry`'s entries judge them.

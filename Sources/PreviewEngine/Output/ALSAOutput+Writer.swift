@@ -19,7 +19,9 @@ extension ALSAOutput {
             case .ready(let device):
                 // Room is waited for only while there is something to write: paused, idle or dry,
                 // the device's descriptors are not polled at all.
-                if serviceLocked(device), case .ready(let same) = link, same === device {
+                let due = serviceLocked(device)
+                guard case .ready(let same) = link, same === device else { continue }   // lost: wait for the retry
+                if due {
                     watched = fds.withUnsafeMutableBufferPointer { device.pollDescriptors($0.baseAddress! + 1, space: $0.count - 1) }
                 }
             }

@@ -1,22 +1,23 @@
 import Foundation
-import PreviewTestSupport
 
-/// An ALSA configuration of the test's own, read through `ALSA_CONFIG_PATH` (set for this process):
+/// An ALSA configuration of the test's own, read through `ALSA_CONFIG_PATH` (set for this process,
+/// and in `environment` for a previewd started by the test):
 /// one PCM named `device` (and its control), either ALSA's PulseAudio plugin into a test's null sink
 /// or ALSA's `file` plugin writing raw frames. A new file each time, so alsa-lib reads it again.
-struct ALSATestConfig {
+public struct ALSATestConfig {
     /// The PCM's name, for `--output alsa:NAME`.
-    let device: String
-    let path: String
+    public let device: String
+    /// The configuration file.
+    public let path: String
 
     /// The PulseAudio plugin playing into `pulseSink` (on `server`, else libpulse's default).
-    init(pulseSink: String, server: String?) throws {
+    public init(pulseSink: String, server: String?) throws {
         let where_ = "device \"\(pulseSink)\"" + (server.map { " server \"\($0)\"" } ?? "")
         try self.init { "pcm.\($0) { type pulse \(where_) }\nctl.\($0) { type pulse \(where_) }\n" }
     }
 
     /// The file plugin writing every frame played, as the device takes it, into `file`.
-    init(rawFile file: String) throws {
+    public init(rawFile file: String) throws {
         try self.init { "pcm.\($0) { type file slave.pcm { type null } file \"\(file)\" format \"raw\" }\n" }
     }
 
@@ -27,5 +28,13 @@ struct ALSATestConfig {
         setenv("ALSA_CONFIG_PATH", path, 1)
     }
 
-    func remove() { try? FileManager.default.removeItem(atPath: path) }
+    /// This process's environment, reading this configuration.
+    public var environment: [String: String] {
+        var environment = ProcessInfo.processInfo.environment
+        environment["ALSA_CONFIG_PATH"] = path
+        return environment
+    }
+
+    /// Deletes the file.
+    public func remove() { try? FileManager.default.removeItem(atPath: path) }
 }
