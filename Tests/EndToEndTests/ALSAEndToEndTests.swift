@@ -44,6 +44,24 @@ final class ALSAEndToEndTests: DaemonTestCase {
         try checkVolumeMuteAndRepeatOne()
     }
 
+    /// `--alsa-mixer`: volume and mute set on the device's mixer control (here the PulseAudio control
+    /// plugin's `Master`, which is the sink's volume), not in the samples.
+    func testVolumeOnTheMixerControl() throws {
+        try startOnALSA(["--alsa-mixer", "Master"])
+        let server = ProcessInfo.processInfo.environment["PULSE_SERVER"]
+        let pactl = try XCTUnwrap(ProcessRunner.which("pactl"))
+        let serverArguments = server.map { ["--server", $0] } ?? []
+        let mark = recorder.sampleCount
+        XCTAssertEqual(try daemon.ctl("search", "sine waves").status, 0)
+        expectTone(440, after: mark, "first result")
+        XCTAssertEqual(try daemon.ctl("volume", "50").status, 0)
+        let volume = try ProcessRunner.run(pactl, serverArguments + ["get-sink-volume", sink!.name], timeout: 10)
+        XCTAssertTrue(volume.stdout.contains(" 50% "), "the sink's volume: \(volume.stdout)")
+        XCTAssertEqual(try daemon.ctl("mute").status, 0)
+        let mute = try ProcessRunner.run(pactl, serverArguments + ["get-sink-mute", sink!.name], timeout: 10)
+        XCTAssertTrue(mute.stdout.contains("yes"), "the sink's mute: \(mute.stdout)")
+    }
+
     /// A device ALSA does not know: previewd's could-not-start status, with the reason.
     func testAnUnknownDeviceCannotStart() throws {
         let config = try ALSATestConfig(rawFile: "/dev/null")

@@ -80,7 +80,7 @@ extension ALSAOutput {
                 guard device.recover(written) else { failedLocked(ALSADevice.text(Int32(written))); return false }
                 continue
             }
-            rememberLocked(frames: written)
+            if !device.canPause { rememberLocked(frames: written) }   // only a drop-and-refill pause needs it
             pendingStart += written
             if pendingStart == pendingEnd { (pendingStart, pendingEnd) = (0, 0) }
         }
@@ -98,10 +98,11 @@ extension ALSAOutput {
         let pending = pendingEnd - pendingStart
         let bytes = frameBytes
         (outgoing + unheard * bytes).copyMemory(from: outgoing + pendingStart * bytes, byteCount: pending * bytes)
-        for frame in 0..<unheard {   // the last `unheard` frames of the history ring, in order
-            let slot = (historyEnd - unheard + frame + capacityFrames) % capacityFrames
-            (outgoing + frame * bytes).copyMemory(from: history + slot * bytes, byteCount: bytes)
-        }
+        // The last `unheard` frames of the history ring, in order: at most two runs.
+        let start = (historyEnd - unheard + capacityFrames) % capacityFrames
+        let firstRun = min(unheard, capacityFrames - start)
+        outgoing.copyMemory(from: history + start * bytes, byteCount: firstRun * bytes)
+        (outgoing + firstRun * bytes).copyMemory(from: history, byteCount: (unheard - firstRun) * bytes)
         (pendingStart, pendingEnd) = (0, unheard + pending)
         historyCount = 0
     }
@@ -119,9 +120,12 @@ extension ALSAOutput {
     /// Keeps a copy of the frames just written at `pendingStart` in the history ring.
     private func rememberLocked(frames: Int) {
         let bytes = frameBytes
-        for frame in 0..<frames {
-            (history + historyEnd * bytes).copyMemory(from: outgoing + (pendingStart + frame) * bytes, byteCount: bytes)
-            historyEnd = (historyEnd + 1) % capacityFrames
+        var copied = max(0, frames - capacityFrames)   // only the last `capacityFrames` can be wanted
+        while copied < frames {
+            let run = min(frames - copied, capacityFrames - historyEnd)
+            (history + historyEnd * bytes).copyMemory(from: outgoing + (pendingStart + copied) * bytes, byteCount: run * bytes)
+            historyEnd = (historyEnd + run) % capacityFrames
+            copied += run
         }
         historyCount = min(capacityFrames, historyCount + frames)
     }
