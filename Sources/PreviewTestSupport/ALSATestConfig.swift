@@ -35,6 +35,9 @@ public struct ALSATestConfig {
         return environment
     }
 
-    /// Deletes the file.
-    public func remove() { try? FileManager.default.removeItem(atPath: path) }
+    /// Deletes the file (and forgets it in this process's environment).
+    public func remove() {
+        if let current = getenv("ALSA_CONFIG_PATH"), String(cString: current) == path { unsetenv("ALSA_CONFIG_PATH") }
+        try? FileManager.default.removeItem(atPath: path)
+    }
 }
