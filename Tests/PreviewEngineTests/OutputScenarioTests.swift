@@ -102,7 +102,9 @@ final class OutputScenarioTests: XCTestCase {
     func testALSAUnderrun() throws { rig = try alsa(); try SequencerScenarios.underrunAndRefill(rig) }
     func testALSASkip() throws { rig = try alsa(); try SequencerScenarios.skipCancels(rig) }
     func testALSAPause() throws { rig = try alsa(); try SequencerScenarios.pauseAndResume(rig) }
-    func testALSARamps() throws { rig = try alsa(); try SequencerScenarios.pauseAndResumeAreRamped(rig, rewinds: true) }
+    // No ramp scenario through the plugin: after a drop it opens a new PulseAudio stream whose first
+    // ~10 ms the monitor misses, the whole of a 3 ms fade. The ramp is the sequencer's, the same for
+    // every output; ALSA's part (playing the fade-out before it pauses) is in ALSAOutput+Writer.
 
     // MARK: A FIFO
 

@@ -19,7 +19,8 @@ extension ALSAOutput {
             case .ready(let device):
                 // Room is waited for only while there is something to write: paused, idle or dry,
                 // the device's descriptors are not polled at all.
-                let due = serviceLocked(device)
+                let due = serviceLocked(device, now: now)
+                deadline = pauseAt
                 guard case .ready(let same) = link, same === device else { continue }   // lost: wait for the retry
                 if due {
                     watched = fds.withUnsafeMutableBufferPointer { device.pollDescriptors($0.baseAddress! + 1, space: $0.count - 1) }
@@ -43,7 +44,7 @@ extension ALSAOutput {
 
     /// Acts on what the sequencer asked (drop, pause, resume) and writes what is due. Returns true
     /// when frames are waiting for room (poll the device), false when nothing is to be written now.
-    private func serviceLocked(_ device: ALSADevice) -> Bool {
+    private func serviceLocked(_ device: ALSADevice, now: UInt64) -> Bool {
         if dropPending {
             dropPending = false
             devicePaused = false
@@ -51,9 +52,23 @@ extension ALSAOutput {
             guard prepared >= 0 else { failedLocked(ALSADevice.text(prepared)); return false }
         }
         if paused {
-            if !devicePaused { pauseLocked(device) }
+            guard !devicePaused else { return false }
+            // What the sequencer wrote last, its fade-out, is heard before the device stops: the
+            // pending frames go in, and the thread waits the device's own delay for them to play
+            // (a timeout on its one poll, not a loop), then pauses. A pause never cuts a waveform.
+            if pendingStart < pendingEnd, writePendingLocked(device) { return true }
+            guard case .ready(let same) = link, same === device else { return false }   // lost meanwhile
+            let left = device.state == SND_PCM_STATE_RUNNING ? device.delay : 0
+            if left > 0, pendingStart == pendingEnd {
+                if pauseAt == nil || now >= pauseAt! { pauseAt = now + UInt64(left) * 1_000_000_000 / UInt64(format.sampleRate) + 500_000 }
+                return false
+            }
+            pauseAt = nil
+            pauseLocked(device)
+            heardLocked()
             return false
         }
+        pauseAt = nil
         if devicePaused {
             devicePaused = false
             if device.canPause, device.state == SND_PCM_STATE_PAUSED, device.pause(false) < 0 {
@@ -62,18 +77,30 @@ extension ALSAOutput {
             }
         }
         guard let source else { return false }
-        while pendingStart < pendingEnd || source.expectsFrames {
+        while true {
+            if writePendingLocked(device) { return true }   // the rest waits for room
+            guard case .ready(let same) = link, same === device, source.expectsFrames else { return false }
             let room = device.available()
             if room < 0 {
                 guard device.recover(room) else { failedLocked(ALSADevice.text(Int32(room))); return false }
                 continue
             }
             if room == 0 { return true }
-            if pendingStart == pendingEnd {
-                let got = source.pull(into: scratch, frames: min(room, capacityFrames))
-                guard got > 0 else { return false }   // dry or drained: its producer or `enqueue` kicks
-                encodeLocked(frames: got)
+            let got = source.pull(into: scratch, frames: min(room, capacityFrames))
+            guard got > 0 else { return false }   // dry or drained: its producer or `enqueue` kicks
+            encodeLocked(frames: got)
+        }
+    }
+
+    /// Writes the pending frames the device has room for; true when the rest waits for room.
+    private func writePendingLocked(_ device: ALSADevice) -> Bool {
+        while pendingStart < pendingEnd {
+            let room = device.available()
+            if room < 0 {
+                guard device.recover(room) else { failedLocked(ALSADevice.text(Int32(room))); return false }
+                continue
             }
+            if room == 0 { return true }
             let written = device.write(outgoing + pendingStart * frameBytes, frames: min(room, pendingEnd - pendingStart))
             if written == -Int(EAGAIN) { return true }
             if written < 0 {
@@ -82,8 +109,8 @@ extension ALSAOutput {
             }
             if !device.canPause { rememberLocked(frames: written) }   // only a drop-and-refill pause needs it
             pendingStart += written
-            if pendingStart == pendingEnd { (pendingStart, pendingEnd) = (0, 0) }
         }
+        (pendingStart, pendingEnd) = (0, 0)
         return false
     }
 
@@ -134,6 +161,8 @@ extension ALSAOutput {
     /// had been heard, so before the device is released) and drops the feeds; the thread opens it
     /// again after the next back-off step.
     func failedLocked(_ why: String) {
+        pauseAt = nil
+        heardLocked()   // what it held is gone
         source?.outputLost(why.hasPrefix("cannot") || why.hasPrefix("ALSA") ? why : "ALSA device \(request.name): \(why)")
         link = .waitingToRetry(MonotonicClock.nanoseconds() + UInt64(backoff.failed() * 1e9))
         (pendingStart, pendingEnd, historyCount) = (0, 0, 0)

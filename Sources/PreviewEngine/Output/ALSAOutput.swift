@@ -38,6 +38,10 @@ public final class ALSAOutput: AudioOutput, @unchecked Sendable {
     var devicePaused = false
     /// A skip or stop: what the device holds is dropped before the next write.
     var dropPending = false
+    /// A pause asked while the device still plays what it holds (the sequencer's fade-out): when
+    /// that has been heard (the device's own delay from when it was asked), and who waits for it.
+    var pauseAt: UInt64?
+    var heardWaiters: [@Sendable () -> Void] = []
     var volumePercent = 100
     var muted = false
     /// The gain the last frames were written with (a change ramps from it).
@@ -124,7 +128,25 @@ public final class ALSAOutput: AudioOutput, @unchecked Sendable {
     }
 
     public func close() {
-        changing { closed = true }
+        changing {
+            closed = true
+            heardLocked()   // nothing more will be heard
+        }
+    }
+
+    /// Lock held: `done` once what the device holds has been heard (the fade-out at exit), at once
+    /// when it holds nothing or is not playing.
+    public func whenHeard(_ done: @escaping @Sendable () -> Void) {
+        guard !closed, case .ready = link, !devicePaused || pauseAt != nil else { return done() }
+        heardWaiters.append(done)
+        cpl_eventfd_signal(wakeFD)
+    }
+
+    /// Lock held: tells whoever waited for the device to play out.
+    func heardLocked() {
+        let waiters = heardWaiters
+        heardWaiters = []
+        waiters.forEach { $0() }
     }
 
     /// Changes state holding the lock, then wakes the thread to act on it.
