@@ -22,6 +22,7 @@ let package = Package(
         .systemLibrary(name: "CFFmpeg", path: "CModules/CFFmpeg", pkgConfig: "libavformat",
                        providers: [.apt(["libavformat-dev", "libavcodec-dev", "libswresample-dev", "libswscale-dev", "libavutil-dev"])]),
         .systemLibrary(name: "CPulse", path: "CModules/CPulse", pkgConfig: "libpulse", providers: [.apt(["libpulse-dev"])]),
+        .systemLibrary(name: "CALSA", path: "CModules/CALSA", pkgConfig: "alsa", providers: [.apt(["libasound2-dev"])]),
         .systemLibrary(name: "CCurl", path: "CModules/CCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"])]),
         .systemLibrary(name: "CEBUR128", path: "CModules/CEBUR128", pkgConfig: "libebur128", providers: [.apt(["libebur128-dev"])]),
         .systemLibrary(name: "CSystemd", path: "CModules/CSystemd", pkgConfig: "libsystemd", providers: [.apt(["libsystemd-dev"])]),
@@ -38,7 +39,7 @@ let package = Package(
         // Swift 6 mode like every module: state shared between threads sits in a Mutex or an atomic;
         // @unchecked Sendable only on the owners of C objects and on what the engine loop confines,
         // each with its reason beside it.
-        .target(name: "PreviewEngine", dependencies: ["PreviewCore", "CFFmpeg", "CPulse", "CCurl", "CEBUR128", "CSystemd", "CMPRIS", "CPreviewLinux"]),
+        .target(name: "PreviewEngine", dependencies: ["PreviewCore", "CFFmpeg", "CPulse", "CALSA", "CCurl", "CEBUR128", "CSystemd", "CMPRIS", "CPreviewLinux"]),
 
         .executableTarget(name: "previewd", dependencies: [
             "PreviewEngine", .product(name: "ArgumentParser", package: "swift-argument-parser"),

@@ -1,11 +1,11 @@
 import Foundation
 
-/// Records a sink's monitor with `parec` (mono float32 at 48 kHz), or what a FIFO carries (s16le
+/// Records a sink's monitor with `parec` (mono float32, 48 kHz unless told), or what a FIFO carries (s16le
 /// stereo at 48 kHz, read by `cat`), for a test to check what was heard. The sample count is the
 /// timeline: note `sampleCount` before a command, then look after it.
 public final class MonitorRecorder: @unchecked Sendable {
     /// The recording's rate.
-    public let sampleRate = 48_000
+    public let sampleRate: Int
     private let process: ChildProcess
     /// What the reader gets: parec's mono floats, or a FIFO's stereo 16-bit frames (kept as mono floats).
     private let stereoS16: Bool
@@ -13,21 +13,22 @@ public final class MonitorRecorder: @unchecked Sendable {
     private var samples: [Float] = []          // protected by lock
     private var carry = Data()                 // reader thread only
 
-    /// Starts recording `sink`'s monitor (on `server`, or the default server).
-    public convenience init(sink: String, server: String? = nil) throws {
+    /// Starts recording `sink`'s monitor (on `server`, or the default server) at `rate`.
+    public convenience init(sink: String, server: String? = nil, rate: Int = 48_000) throws {
         guard let parec = ProcessRunner.which("parec") else { throw TestSupportError("parec not found (pulseaudio-utils)") }
         try self.init(parec, (server.map { ["--server", $0] } ?? []) + ["-d", "\(sink).monitor", "--raw",
-                      "--format=float32le", "--channels=1", "--rate=48000", "--latency-msec=10"], stereoS16: false)
+                      "--format=float32le", "--channels=1", "--rate=\(rate)", "--latency-msec=10"], rate: rate, stereoS16: false)
     }
 
     /// Starts reading the FIFO at `path` (s16le stereo, as previewd's pipe output writes it); `cat`
     /// waits for a writer.
     public convenience init(fifo path: String) throws {
-        try self.init(ProcessRunner.which("cat")!, [path], stereoS16: true)
+        try self.init(ProcessRunner.which("cat")!, [path], rate: 48_000, stereoS16: true)
     }
 
-    private init(_ program: String, _ arguments: [String], stereoS16: Bool) throws {
+    private init(_ program: String, _ arguments: [String], rate: Int, stereoS16: Bool) throws {
         self.stereoS16 = stereoS16
+        sampleRate = rate
         process = try ChildProcess(program, arguments, captureStdout: true)
         let handle = process.stdout!
         Thread { [self] in

@@ -14,13 +14,13 @@ public final class PulseNullSink {
         return (try? ProcessRunner.run(pactl, ["info"], timeout: 10).status) == 0
     }
 
-    /// Loads a new null sink with a unique name (on `server`, else the default one).
-    public init(server: String? = nil) throws {
+    /// Loads a new null sink with a unique name (on `server`, else the default one), running at `rate`.
+    public init(server: String? = nil, rate: Int = 48_000) throws {
         guard let pactl = ProcessRunner.which("pactl") else { throw TestSupportError("pactl not found (pulseaudio-utils)") }
         name = "previewd_test_\(getpid())_\(UInt32.random(in: 0...UInt32.max))"
         serverArguments = server.map { ["--server", $0] } ?? []
         let result = try ProcessRunner.run(pactl, serverArguments + ["load-module", "module-null-sink", "sink_name=\(name)",
-                                                   "rate=48000", "channels=2"], timeout: 10)
+                                                   "rate=\(rate)", "channels=2"], timeout: 10)
         guard result.status == 0 else { throw TestSupportError("pactl load-module failed: \(result.stderr)") }
         module = result.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
     }

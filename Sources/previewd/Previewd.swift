@@ -20,7 +20,7 @@ struct Previewd: ParsableCommand {
             in memory and plays them through PulseAudio (or PipeWire, Snapcast, a FIFO), each at one gain that evens out loudness. \
             Control it with previewctl. It logs to stderr and runs until SIGTERM or SIGINT.
 
-            Exit status: 0 after SIGTERM or SIGINT; 1 it could not start (another previewd answers on \
+            Exit status: 0 after SIGTERM or SIGINT; 1 it could not start (the ALSA device does not exist, another previewd answers on \
             the socket, the socket's folder is unsafe, the cache folder is unusable, or systemd passed \
             an unusable socket); 64 bad usage.
 
@@ -46,6 +46,7 @@ struct Previewd: ParsableCommand {
               previewd --pulse-server tcp:192.168.1.20:4713
               previewd --output snapcast://127.0.0.1:4953
               previewd --output pipe:/tmp/snapfifo
+              previewd --output alsa:hw:1,0 --alsa-mixer PCM
               previewd --on-event ~/.config/previewd/notify
               systemctl --user enable --now previewd.socket
             """,
@@ -60,7 +61,7 @@ struct Previewd: ParsableCommand {
     @Option(help: "Storefront country code.")
     var country: String = "US"
 
-    @Option(help: ArgumentHelp("Where the sound goes: pulse (PulseAudio, or PipeWire through pipewire-pulse; the default), snapcast://HOST:PORT (a snapserver tcp source in server mode) or pipe:PATH (a FIFO, e.g. snapserver's pipe source); the last two carry s16le 48 kHz stereo.",
+    @Option(help: ArgumentHelp("Where the sound goes: pulse (PulseAudio, or PipeWire through pipewire-pulse; the default), alsa[:DEVICE] (an ALSA device, default: default), snapcast://HOST:PORT (a snapserver tcp source in server mode) or pipe:PATH (a FIFO, e.g. snapserver's pipe source); the last two carry s16le 48 kHz stereo. Previews are decoded at the rate the output takes (PulseAudio: the sink's; ALSA: the device's, 44.1 kHz preferred), so one at that rate is not resampled.",
                                valueName: "OUTPUT"))
     var output = "pulse"
 
@@ -70,7 +71,13 @@ struct Previewd: ParsableCommand {
     @Option(help: "PulseAudio server, e.g. unix:/run/user/1000/pulse/native or tcp:HOST:PORT (default: libpulse's usual places, e.g. PULSE_SERVER).")
     var pulseServer: String?
 
-    @Option(help: "Output latency target in milliseconds (PulseAudio's buffer; for snapcast and pipe, the most previewd hands over ahead of real time, 3/4 of it).")
+    @Option(help: ArgumentHelp("The ALSA mixer control that sets the volume (e.g. PCM, Master); without it, --output alsa scales the samples.", valueName: "CONTROL"))
+    var alsaMixer: String?
+
+    @Option(help: ArgumentHelp("What --output alsa asks of the device, as RATE:BITS:CHANNELS, any part * (the device's choice, 44.1 kHz and stereo preferred); BITS 16, 24 (3 bytes), 32 or f.", valueName: "FORMAT"))
+    var alsaFormat: String?
+
+    @Option(help: "Output latency target in milliseconds (PulseAudio's buffer, ALSA's device buffer; for snapcast and pipe, the most previewd hands over ahead of real time, 3/4 of it).")
     var latencyMs: Int = 100
 
     @Option(help: "Tracks after the current one fetched and decoded ahead.")
@@ -194,7 +201,12 @@ struct Previewd: ParsableCommand {
         let log = Log(minimum: verbose ? .debug : logLevel.level)
         FFmpegLog.install(log)
         StartTimeline.install(log)   // a start's steps at debug level
-        let audio = try OutputRegistry.makeSink(outputOptions)
+        let audio: OutputSequencer
+        do throws(OutputValueError) { audio = try OutputRegistry.makeSink(outputOptions) } catch {
+            log(.error, "cannot start the output: \(error)")
+            throw ExitCode(1)
+        }
+        log(.info, "output \(output): \(audio.format)")
         var policy = FetchPolicy()
         policy.prefetchAhead = prefetchAhead
         policy.prefetchBehind = prefetchBehind
@@ -274,7 +286,7 @@ struct Previewd: ParsableCommand {
 
     /// The options `OutputRegistry` reads.
     private var outputOptions: OutputOptions {
-        OutputOptions(output: output, sink: sink, pulseServer: pulseServer, latencyMs: latencyMs)
+        OutputOptions(output: output, sink: sink, pulseServer: pulseServer, latencyMs: latencyMs, alsaMixer: alsaMixer, alsaFormat: alsaFormat)
     }
 }
 

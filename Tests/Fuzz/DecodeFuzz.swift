@@ -14,7 +14,7 @@ public func decodeFuzz(_ start: UnsafeRawPointer, _ count: Int) -> CInt {
     source.expect(length: count)
     _ = source.append(UnsafeRawBufferPointer(start: start, count: count))
     source.finish()
-    let format = PCMFormat.engine
+    let format = PCMFormat.preferred
     guard let pipeline = try? DecodePipeline(source: source, format: format) else { return 0 }
     var total = 0
     while let chunk = try? pipeline.next() {

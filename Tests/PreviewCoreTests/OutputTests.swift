@@ -66,13 +66,30 @@ final class OutputTests: XCTestCase {
         XCTAssertEqual(SoftwareVolume.gain(percent: 100, muted: true), 0)
     }
 
-    func testS16EncodingRoundsClipsAndRampsTheGain() {
+    func testS16EncodingIsFFmpegsRoundsClipsAndRampsTheGain() {
         let source: [Float] = [0.5, -0.5, 1.5, -1.5, 0.25, 0.25, 1, 1]
         var out = [Int16](repeating: 0, count: 8)
-        SoftwareVolume.encodeS16(source, frames: 4, channels: 2, into: &out, from: 1, to: 1)
+        SampleEncoding.s16.encode(source, frames: 4, channels: 2, into: &out, from: 1, to: 1)
         XCTAssertEqual(out, [16_384, -16_384, 32_767, -32_768, 8_192, 8_192, 32_767, 32_767])
+        // Half-way values round to even, as lrintf in swresample does.
+        SampleEncoding.s16.encode([Float(2.5 / 32_768), Float(3.5 / 32_768)], frames: 1, channels: 2, into: &out, from: 1, to: 1)
+        XCTAssertEqual(Array(out.prefix(2)), [2, 4])
         // A ramp from 1 to 0 over 4 frames: 1, 0.75, 0.5, 0.25 (the target is reached by the next chunk).
-        SoftwareVolume.encodeS16([Float](repeating: 1, count: 8), frames: 4, channels: 2, into: &out, from: 1, to: 0)
-        XCTAssertEqual(out, [32_767, 32_767, 24_575, 24_575, 16_384, 16_384, 8_192, 8_192])
+        SampleEncoding.s16.encode([Float](repeating: 1, count: 8), frames: 4, channels: 2, into: &out, from: 1, to: 0)
+        XCTAssertEqual(out, [32_767, 32_767, 24_576, 24_576, 16_384, 16_384, 8_192, 8_192])
+    }
+
+    func testWiderEncodingsScaleByTheirOwnFullScale() {
+        let source: [Float] = [0.5, -1, 1, -0.25]
+        var s32 = [Int32](repeating: 0, count: 4)
+        SampleEncoding.s32.encode(source, frames: 2, channels: 2, into: &s32, from: 1, to: 1)
+        XCTAssertEqual(s32, [1 << 30, Int32.min, Int32.max, -(1 << 29)])
+        var s24 = [UInt8](repeating: 0, count: 12)
+        SampleEncoding.s24in3.encode(source, frames: 2, channels: 2, into: &s24, from: 1, to: 1)
+        XCTAssertEqual(s24, [0x00, 0x00, 0x40, 0x00, 0x00, 0x80, 0xFF, 0xFF, 0x7F, 0x00, 0x00, 0xE0])
+        var float = [Float](repeating: 0, count: 4)
+        SampleEncoding.float32.encode(source, frames: 2, channels: 2, into: &float, from: 0.5, to: 0.5)
+        XCTAssertEqual(float, [0.25, -0.5, 0.5, -0.125])
+        XCTAssertEqual(SampleEncoding.allCases.map(\.bytesPerSample), [2, 3, 4, 4])
     }
 }

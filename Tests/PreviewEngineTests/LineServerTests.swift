@@ -113,6 +113,37 @@ final class LineServerTests: XCTestCase {
         assertClosed(client, "closed after a stalled line")
     }
 
+    /// A client that leaves with half a line sent, just as its stall timeout comes due (the soak's
+    /// quitter leaves after 5 s, the JSON socket's stall timeout): the timer runs before `poll` sees
+    /// the hang-up, the farewell cannot be written and disconnects it inside the timer, which must
+    /// not touch the connection after that (it crashed previewd: an unowned reference read freed).
+    func testAClientGoneWhenItsStallTimeoutComesIsDroppedOnce() throws {
+        let (server, echo) = try serve(LineRules(stallTimeout: 0.2))
+        let quitter = try client()
+        // One write, read whole by one recv: once `ping` is answered, the half line after it is
+        // buffered and its stall timer set (before any work handed to the loop after this runs).
+        guard UnixSocket.writeAll(quitter.fd, Array("ping\nhalf a li".utf8)) else { return XCTFail("could not write") }
+        XCTAssertEqual(try quitter.receiveText(), "ECHO ping")
+        // Hold the loop while the client leaves and until the timer is due: the loop then runs the
+        // due timer before it polls again.
+        let holding = DispatchSemaphore(value: 0), left = DispatchSemaphore(value: 0)
+        loop.execute {
+            let due = MonotonicClock.nanoseconds() + 300_000_000   // after the timer's deadline (0.2 s from before now)
+            holding.signal()
+            left.wait()
+            while MonotonicClock.nanoseconds() < due { usleep(10_000) }
+        }
+        holding.wait()
+        shutdown(quitter.fd, Int32(SHUT_RDWR))
+        left.signal()
+        waitFor { self.onLoop { echo.seen.contains("closed") } }
+        XCTAssertEqual(onLoop { echo.seen }, ["got ping", "closed"], "dropped once, its half line never handed over")
+        XCTAssertEqual(onLoop { server.clientCount }, 0)
+        let other = try client()
+        try other.send("still here")
+        XCTAssertEqual(try other.receiveText(), "ECHO still here")
+    }
+
     /// An idle client is closed after the idle timeout; one that waits (in `idle`) never is, and
     /// its `noidle` is seen at once although its `idle` has no answer yet.
     func testIdleTimeoutSparesAClientThatWaits() throws {

@@ -17,14 +17,14 @@ final class LoudnessTests: XCTestCase {
     /// The two level fixtures are the same tone shape 24 dB apart; ffmpeg's own ebur128 filter
     /// says -9.7 and -33.6 LUFS, -8.8 and -32.6 dBTP.
     func testTheWholeClipIsMeasuredAsFFmpegMeasuresIt() throws {
-        let loud = try XCTUnwrap(LoudnessScan.whole(try fixture("level-550-loud"), format: .engine, cancellation: CancellationFlag()))
-        let quiet = try XCTUnwrap(LoudnessScan.whole(try fixture("level-660-quiet"), format: .engine, cancellation: CancellationFlag()))
+        let loud = try XCTUnwrap(LoudnessScan.whole(try fixture("level-550-loud"), format: .preferred, cancellation: CancellationFlag()))
+        let quiet = try XCTUnwrap(LoudnessScan.whole(try fixture("level-660-quiet"), format: .preferred, cancellation: CancellationFlag()))
         XCTAssertEqual(loud.integratedLUFS, -9.7, accuracy: 0.3)
         XCTAssertEqual(loud.peakDB, -8.8, accuracy: 0.3)
         XCTAssertEqual(quiet.integratedLUFS, -33.6, accuracy: 0.3)
         XCTAssertEqual(loud.integratedLUFS - quiet.integratedLUFS, 24, accuracy: 0.2)
         XCTAssertTrue(loud.isWholeTrack)
-        let peaky = try XCTUnwrap(LoudnessScan.whole(try fixture("level-770-peaky"), format: .engine, cancellation: CancellationFlag()))
+        let peaky = try XCTUnwrap(LoudnessScan.whole(try fixture("level-770-peaky"), format: .preferred, cancellation: CancellationFlag()))
         XCTAssertGreaterThan(peaky.peakDB - peaky.integratedLUFS, 15, "short bursts: the peak far above the loudness")
     }
 
@@ -34,14 +34,14 @@ final class LoudnessTests: XCTestCase {
         let result = Locked<Loudness?>(nil)
         let done = DispatchSemaphore(value: 0)
         Thread {
-            result.withLock { $0 = LoudnessScan.estimate(half, format: .engine) }
+            result.withLock { $0 = LoudnessScan.estimate(half, format: .preferred) }
             done.signal()
         }.start()
         XCTAssertEqual(done.wait(timeout: .now() + 30), .success, "the estimate waited for bytes that had not arrived")
         let estimate = try XCTUnwrap(result.withLock { $0 })
         XCTAssertFalse(estimate.isWholeTrack)
         XCTAssertEqual(estimate.integratedLUFS, -9.7, accuracy: 0.3)
-        XCTAssertNil(LoudnessScan.estimate(try fixture("level-550-loud", prefix: 0.05), format: .engine),
+        XCTAssertNil(LoudnessScan.estimate(try fixture("level-550-loud", prefix: 0.05), format: .preferred),
                      "well under a second of audio is no estimate")
     }
 
@@ -64,7 +64,7 @@ final class LoudnessTests: XCTestCase {
     /// first seconds call for (set a moment later, after frames were read) is reached smoothly,
     /// never with a jump.
     func testARampedGainStartsAtOnceAndMovesSmoothly() {
-        let format = PCMFormat.engine
+        let format = PCMFormat.preferred
         let ramp = format.frames(milliseconds: 30)
         let pcm = PCMRing(format: format, capacityFrames: ramp * 8)
         let ones = [Float](repeating: 1, count: ramp * 8 * format.channels)

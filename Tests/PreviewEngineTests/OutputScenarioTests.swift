@@ -6,8 +6,9 @@ import PreviewTestSupport
 import XCTest
 
 /// The same sequencer scenarios (`SequencerScenarios`: gapless hand-over, drain, underrun and
-/// refill, skip, pause, the ramps of a pause and a resume) over every kind of output: the in-memory test device, PulseAudio (a null
-/// sink's monitor recorded) and the stream output into a FIFO (its reader recorded).
+/// refill, skip, pause, the ramps of a pause and a resume) over every kind of output: the in-memory
+/// test device, PulseAudio (a null sink's monitor recorded), ALSA (through its PulseAudio plugin into
+/// a null sink, recorded the same way) and the stream output into a FIFO (its reader recorded).
 final class OutputScenarioTests: XCTestCase {
     private var rig: OutputRig!
 
@@ -51,11 +52,59 @@ final class OutputScenarioTests: XCTestCase {
         }
     }
 
+    /// The output asks for the sink's own rate, so the server resamples nothing: 44.1 kHz for a
+    /// 44.1 kHz sink (the previews' rate: no conversion anywhere), 48 kHz for a 48 kHz one.
+    func testPulseTakesTheSinksOwnRate() throws {
+        let server = ProcessInfo.processInfo.environment["PULSE_SERVER"]
+        guard PulseNullSink.serverReachable else { throw XCTSkip("no PulseAudio server reachable; run scripts/test") }
+        for rate in [44_100, 48_000] {
+            let sink = try PulseNullSink(server: server, rate: rate)
+            defer { sink.remove() }
+            let sequencer = try OutputRegistry.makeSink(OutputOptions(sink: sink.name, pulseServer: server))
+            defer { sequencer.close() }
+            XCTAssertEqual(sequencer.format, PCMFormat(sampleRate: rate, channels: 2))
+        }
+        let nowhere = try OutputRegistry.makeSink(OutputOptions(pulseServer: "unix:/nonexistent/native"))
+        defer { nowhere.close() }
+        XCTAssertEqual(nowhere.format, .preferred, "no server to ask: 44.1 kHz, and the server converts later")
+    }
+
     func testPulseGapless() throws { rig = try pulse(); try SequencerScenarios.gaplessHandOver(rig) }
     func testPulseUnderrun() throws { rig = try pulse(); try SequencerScenarios.underrunAndRefill(rig) }
     func testPulseSkip() throws { rig = try pulse(); try SequencerScenarios.skipCancels(rig) }
     func testPulsePause() throws { rig = try pulse(); try SequencerScenarios.pauseAndResume(rig) }
     func testPulseRamps() throws { rig = try pulse(); try SequencerScenarios.pauseAndResumeAreRamped(rig, rewinds: true) }
+
+    // MARK: ALSA, through its PulseAudio plugin
+
+    private func alsa() throws -> OutputRig {
+        let server = ProcessInfo.processInfo.environment["PULSE_SERVER"]
+        guard PulseNullSink.serverReachable else {
+            if ProcessInfo.processInfo.environment["PREVIEWD_REQUIRE_PULSE"] == "1" { throw TestSupportError("no PulseAudio server reachable") }
+            throw XCTSkip("no PulseAudio server reachable; run scripts/test")
+        }
+        // A 44.1 kHz sink: the device takes the previews' rate, and nothing between converts it.
+        let sink = try PulseNullSink(server: server, rate: 44_100)
+        let recorder = try MonitorRecorder(sink: sink.name, server: server, rate: 44_100)
+        XCTAssertNotNil(recorder.waitFor(after: 0) { _, _, _ in true }, "the monitor is not recording")
+        let config = try ALSATestConfig(pulseSink: sink.name, server: server)
+        let sequencer = try OutputRegistry.makeSink(OutputOptions(output: "alsa:" + config.device))
+        XCTAssertEqual(sequencer.format, PCMFormat(sampleRate: 44_100, channels: 2), "the device's choice: the previews' own rate")
+        return OutputRig(sequencer: sequencer, heard: recorder) {
+            sequencer.close()
+            recorder.stop()
+            sink.remove()
+            config.remove()
+        }
+    }
+
+    func testALSAGapless() throws { rig = try alsa(); try SequencerScenarios.gaplessHandOver(rig) }
+    func testALSAUnderrun() throws { rig = try alsa(); try SequencerScenarios.underrunAndRefill(rig) }
+    func testALSASkip() throws { rig = try alsa(); try SequencerScenarios.skipCancels(rig) }
+    func testALSAPause() throws { rig = try alsa(); try SequencerScenarios.pauseAndResume(rig) }
+    // No ramp scenario through the plugin: after a drop it opens a new PulseAudio stream whose first
+    // ~10 ms the monitor misses, the whole of a 3 ms fade. The ramp is the sequencer's, the same for
+    // every output; ALSA's part (playing the fade-out before it pauses) is in ALSAOutput+Writer.
 
     // MARK: A FIFO
 

@@ -11,7 +11,7 @@ final class PreviewDecoderTests: XCTestCase {
         source.expect(length: bytes.count)
         source.append(bytes)
         source.finish()
-        let pcm = PCMRing(capacityFrames: PCMFormat.engine.sampleRate * capacitySeconds)
+        let pcm = PCMRing(capacityFrames: PCMFormat.preferred.sampleRate * capacitySeconds)
         let events = EventLog()
         let done = DispatchSemaphore(value: 0)
         let decoder = PreviewDecoder(source: source, output: pcm, startMs: startMs) { event in
@@ -40,8 +40,8 @@ final class PreviewDecoderTests: XCTestCase {
         source.expect(length: bytes.count)
         source.append(bytes)
         source.finish()
-        let pcm = PCMRing(capacityFrames: PCMFormat.engine.sampleRate * 12)
-        let head = PCMFormat.engine.frames(milliseconds: 250)
+        let pcm = PCMRing(capacityFrames: PCMFormat.preferred.sampleRate * 12)
+        let head = PCMFormat.preferred.frames(milliseconds: 250)
         let events = EventLog()
         let stopped = DispatchSemaphore(value: 0)
         let note = { @Sendable (event: PreviewDecoder.Event) in
@@ -73,13 +73,13 @@ final class PreviewDecoderTests: XCTestCase {
     /// mono → stereo) decode whole, at the engine's rate and the tone's own pitch in every part, both
     /// channels sounding in the mono part.
     func testFramesThatChangeShapeDecodeWholeAtTheirPitch() throws {
-        let detector = ToneDetector(frequencies: Fixtures.toneFrequencies, sampleRate: 48_000)
+        let detector = ToneDetector(frequencies: Fixtures.toneFrequencies, sampleRate: 44_100)
         for (name, hz, seconds, parts) in [("shape-mp3.m4a", 1250.0, 6.1, 3), ("shape-aac.m4a", 1400.0, 4.0, 2)] {
             let (events, samples) = decodeAll(try Data(contentsOf: Fixtures.directory.appendingPathComponent("previews/\(name)")))
             guard case .finished(let frames)? = events.last else { return XCTFail("\(name): \(events)") }
-            XCTAssertEqual(Double(frames) / 48_000, seconds, accuracy: 0.15, "\(name) decoded whole")
+            XCTAssertEqual(Double(frames) / 44_100, seconds, accuracy: 0.15, "\(name) decoded whole")
             for part in 0..<parts {   // the middle 100 ms of each 2 s part
-                let middle = (part * 2 + 1) * 48_000
+                let middle = (part * 2 + 1) * 44_100
                 let left = stride(from: middle * 2, to: (middle + 4800) * 2, by: 2).map { samples[$0] }
                 let right = stride(from: middle * 2 + 1, to: (middle + 4800) * 2, by: 2).map { samples[$0] }
                 XCTAssertEqual(detector.dominantTone(in: left[...]), hz, "\(name), part \(part + 1), left")
@@ -98,7 +98,7 @@ final class PreviewDecoderTests: XCTestCase {
     }
 
     func testDecodesEachToneFixtureToItsFrequencyAtEngineRate() throws {
-        let detector = ToneDetector(frequencies: Fixtures.toneFrequencies, sampleRate: 48_000)
+        let detector = ToneDetector(frequencies: Fixtures.toneFrequencies, sampleRate: 44_100)
         for hz in [440, 660, 880, 1100] {   // 44.1 kHz stereo, 22.05 kHz mono, 48 kHz stereo sources
             let (events, samples) = decodeAll(try Data(contentsOf: Fixtures.tone(hz)))
             guard case .ready(let durationMs)? = events.first, case .finished(let frames)? = events.last else {
@@ -106,7 +106,7 @@ final class PreviewDecoderTests: XCTestCase {
             }
             XCTAssertEqual(durationMs ?? 0, 8000, accuracy: 30)
             // Priming and padding trimmed: exactly 8 s of tone at the engine rate.
-            XCTAssertEqual(frames, 8 * 48_000, "\(hz) Hz decoded to \(frames) frames")
+            XCTAssertEqual(frames, 8 * 44_100, "\(hz) Hz decoded to \(frames) frames")
             let m = mono(samples)
             let middle = m[m.count / 2 ..< m.count / 2 + 4800]
             XCTAssertEqual(detector.dominantTone(in: middle), Double(hz))
@@ -114,8 +114,8 @@ final class PreviewDecoderTests: XCTestCase {
     }
 
     func testContainerVariantsDecodeToTheirToneAndLength() throws {
-        let detector = ToneDetector(frequencies: Fixtures.toneFrequencies, sampleRate: 48_000)
-        let oneAACFrameAt48k = 1115   // 1024 samples at 44.1 kHz
+        let detector = ToneDetector(frequencies: Fixtures.toneFrequencies, sampleRate: 44_100)
+        let oneAACFrame = 1024   // samples at 44.1 kHz, the decode rate
         let variants: [(String, Double)] = [
             ("tone-440-moov-at-end.m4a", 440),   // moov after mdat: the demuxer seeks to the end
             ("tone-660-fragmented.m4a", 660),    // fragmented MP4 (moof/mdat pairs)
@@ -125,7 +125,7 @@ final class PreviewDecoderTests: XCTestCase {
             let url = Fixtures.directory.appendingPathComponent("previews/\(name)")
             let (events, samples) = decodeAll(try Data(contentsOf: url))
             guard case .finished(let frames)? = events.last else { return XCTFail("\(name): \(events)") }
-            XCTAssertEqual(frames, 3 * 48_000, accuracy: oneAACFrameAt48k, name)
+            XCTAssertEqual(frames, 3 * 44_100, accuracy: oneAACFrame, name)
             let m = mono(samples)
             XCTAssertEqual(detector.dominantTone(in: m[m.count / 2 ..< m.count / 2 + 4800]), hz, name)
         }
@@ -135,11 +135,11 @@ final class PreviewDecoderTests: XCTestCase {
         let bytes = try Data(contentsOf: Fixtures.tone(440))
         let (events, samples) = decodeAll(bytes, startMs: 3_000)
         guard case .finished(let frames)? = events.last else { return XCTFail("\(events)") }
-        XCTAssertEqual(frames, 5 * 48_000, "from 3 s to the end of an 8 s track")
+        XCTAssertEqual(frames, 5 * 44_100, "from 3 s to the end of an 8 s track")
         // Same samples as a full decode from 3 s on (the preroll makes the decoder warm at the target).
         let full = decodeAll(bytes).samples
-        let offset = 3 * 48_000 * 2
-        let compared = 48_000 * 2
+        let offset = 3 * 44_100 * 2
+        let compared = 44_100 * 2
         var maxDifference: Float = 0
         for i in 0..<compared { maxDifference = max(maxDifference, abs(full[offset + i] - samples[i])) }
         XCTAssertLessThan(maxDifference, 1e-3, "seeked audio differs from the same stretch decoded from the start")
@@ -155,10 +155,10 @@ final class PreviewDecoderTests: XCTestCase {
         for i in (bytes.count / 2)..<(bytes.count / 2 + 2048) { bytes[i] = UInt8(truncatingIfNeeded: i &* 97) }
         let (events, samples) = decodeAll(Data(bytes))
         guard case .finished(let frames)? = events.last else { return XCTFail("\(events)") }
-        XCTAssertGreaterThan(frames, 7 * 48_000, "most of the track should still play")
-        let detector = ToneDetector(frequencies: Fixtures.toneFrequencies, sampleRate: 48_000)
+        XCTAssertGreaterThan(frames, 7 * 44_100, "most of the track should still play")
+        let detector = ToneDetector(frequencies: Fixtures.toneFrequencies, sampleRate: 44_100)
         let m = mono(samples)
-        XCTAssertEqual(detector.dominantTone(in: m[48_000 ..< 52_800]), 660)
+        XCTAssertEqual(detector.dominantTone(in: m[44_100 ..< 48_900]), 660)
         XCTAssertLessThanOrEqual(m.map(abs).max() ?? 0, 1.0, "no noise bursts beyond full scale")
     }
 
@@ -187,8 +187,8 @@ final class PreviewDecoderTests: XCTestCase {
         let whole = try Data(contentsOf: Fixtures.tone(440))
         let (events, _) = decodeAll(whole.prefix(whole.count / 2))
         switch events.last {
-        case .finished(let frames)?: XCTAssertGreaterThan(frames, 48_000)
-        case .failed(_, let before)?: XCTAssertGreaterThan(before, 48_000)
+        case .finished(let frames)?: XCTAssertGreaterThan(frames, 44_100)
+        case .failed(_, let before)?: XCTAssertGreaterThan(before, 44_100)
         default: XCTFail("\(events)")
         }
     }
@@ -197,7 +197,7 @@ final class PreviewDecoderTests: XCTestCase {
         let whole = try Data(contentsOf: Fixtures.tone(440))
         let source = PreviewBytes()
         source.append(whole.prefix(100))   // header incomplete: the demuxer's read will block
-        let pcm = PCMRing(capacityFrames: 48_000)
+        let pcm = PCMRing(capacityFrames: 44_100)
         let done = DispatchSemaphore(value: 0)
         let events = EventLog()
         let decoder = PreviewDecoder(source: source, output: pcm) { events.append($0); done.signal() }

@@ -103,7 +103,7 @@ final class PreviewFetcherTests: StandInTestCase {
         for (name, seconds) in [("tone-440-moov-at-end.m4a", 3), ("tone-660-fragmented.m4a", 3), ("tone-880-video.m4v", 3)] {
             let bytes = PreviewBytes()
             fetcher.fetch("\(server.baseURL)/previews/\(name)", into: bytes)
-            let pcm = PCMRing(capacityFrames: 48_000 * 5)
+            let pcm = PCMRing(capacityFrames: 44_100 * 5)
             let done = DispatchSemaphore(value: 0)
             let events = EventLog()
             PreviewDecoder(source: bytes, output: pcm) { event in
@@ -113,7 +113,7 @@ final class PreviewFetcherTests: StandInTestCase {
             }.start()
             XCTAssertEqual(done.wait(timeout: .now() + 30), .success, name)
             guard case .finished(let frames)? = events.all.last else { return XCTFail("\(name): \(events.all)") }
-            XCTAssertEqual(frames, seconds * 48_000, accuracy: 1115, name)
+            XCTAssertEqual(frames, seconds * 44_100, accuracy: 1024, name)
         }
     }
 

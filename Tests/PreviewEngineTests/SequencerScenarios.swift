@@ -78,7 +78,9 @@ enum SequencerScenarios {
         let start = try XCTUnwrap(waitFor(rig, after: heardOld) { $0 < -0.25 }, "the new feed was not heard")
         let rest = frames - rig.sequencer.rampFrames   // past its fade-in (it crosses −0.25 halfway)
         XCTAssertNotNil(waitFor(rig, after: start + rest - 1) { _ in true })
-        XCTAssertEqual(rig.heard.samples(in: start..<start + rest).filter { $0 > -0.25 }.count, 0, "the old feed after the skip")
+        // ALSA's PulseAudio plugin opens a new stream after a drop, and a sink's monitor may miss a
+        // new stream's first milliseconds (as in the gapless case): the new feed may end that much early.
+        XCTAssertEqual(rig.heard.samples(in: start..<start + rest - 480).filter { $0 > -0.25 }.count, 0, "the old feed after the skip")
         try waitForEvent(rig, .drained(2))
         XCTAssertFalse(rig.events.withLock { $0 }.contains(.drained(1)), "a skipped feed does not drain")
     }

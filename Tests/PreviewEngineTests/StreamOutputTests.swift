@@ -28,8 +28,8 @@ final class StreamOutputTests: XCTestCase {
             if event == .drained(2) { drained.fulfill() }
         }
         let frames = 2_400   // 50 ms each
-        sequencer.play(level(0.5, frames: frames, id: 1), paused: false)
-        sequencer.enqueue(level(-0.5, frames: frames, id: 2))
+        sequencer.play(level(0.5, frames: frames, id: 1, sequencer.format), paused: false)
+        sequencer.enqueue(level(-0.5, frames: frames, id: 2, sequencer.format))
 
         let left = readLeftChannel(reader, frames: 2 * frames)
         wait(for: [drained], timeout: 10)
@@ -38,10 +38,10 @@ final class StreamOutputTests: XCTestCase {
         XCTAssertEqual(left.dropFirst(frames).filter { $0 >= 0 }.count, 0, "then the second's, with no silence between")
     }
 
-    /// A finished feed of `frames` stereo frames at a constant `value`.
-    private func level(_ value: Float, frames: Int, id: UInt64) -> PCMRing {
-        let pcm = PCMRing(id: id, capacityFrames: frames)
-        let samples = [Float](repeating: value, count: frames * PCMFormat.engine.channels)
+    /// A finished feed of `frames` frames in `format` at a constant `value`.
+    private func level(_ value: Float, frames: Int, id: UInt64, _ format: PCMFormat) -> PCMRing {
+        let pcm = PCMRing(id: id, format: format, capacityFrames: frames)
+        let samples = [Float](repeating: value, count: frames * format.channels)
         XCTAssertTrue(samples.withUnsafeBufferPointer { pcm.write($0.baseAddress!, frames: frames) })
         pcm.finish()
         return pcm

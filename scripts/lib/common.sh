@@ -3,6 +3,7 @@
 
 # Debian's packages, by name: the C libraries previewd links (shared), and what the tests use.
 PREVIEWD_APT_PACKAGES=(libavformat-dev libavcodec-dev libswresample-dev libswscale-dev libavutil-dev libpulse-dev
+                       libasound2-dev libasound2-plugins
                        libcurl4-openssl-dev libebur128-dev libsystemd-dev pkg-config pulseaudio pulseaudio-utils ffmpeg openssl ca-certificates
                        systemd man-db bash-completion dbus-daemon playerctl snapserver snapclient pipewire wireplumber pipewire-pulse tmux
                        python3 iproute2 util-linux mpv libxml2-utils mpc python3-mpd ncmpcpp

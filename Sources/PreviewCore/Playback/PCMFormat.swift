@@ -1,13 +1,15 @@
-/// The one PCM format inside the engine: interleaved float32, stereo. Decoders resample into it and
-/// the output stream is opened with it, so no stage converts twice.
-public struct PCMFormat: Equatable, Hashable, Sendable {
+/// The PCM format inside the engine: interleaved float32 at the rate and channel count the output
+/// chose at start. Decoders convert into it (resampling only when a preview's own rate differs) and
+/// the output takes it as it is, so no stage converts twice.
+public struct PCMFormat: Equatable, Hashable, Sendable, CustomStringConvertible {
     /// Frames per second.
     public var sampleRate: Int
     /// Interleaved channels.
     public var channels: Int
 
-    /// The engine's default: 48 kHz stereo.
-    public static let engine = PCMFormat(sampleRate: 48_000, channels: 2)
+    /// What an output asks for when the device takes anything: 44.1 kHz stereo, the rate of every
+    /// iTunes preview, so none is resampled.
+    public static let preferred = PCMFormat(sampleRate: 44_100, channels: 2)
 
     /// A format with the given rate and channel count.
     public init(sampleRate: Int, channels: Int) {
@@ -23,4 +25,7 @@ public struct PCMFormat: Equatable, Hashable, Sendable {
 
     /// Milliseconds in `frames`.
     public func milliseconds(frames: Int) -> Int { Int(Int64(frames) * 1000 / Int64(sampleRate)) }
+
+    /// "44100 Hz, 2 channels".
+    public var description: String { "\(sampleRate) Hz, \(channels) channel\(channels == 1 ? "" : "s")" }
 }

@@ -305,18 +305,28 @@ public final class LineServer: @unchecked Sendable {   // state confined to `loo
         if let timer = connection.timer { loop.cancel(timer) }
         connection.timer = nil
         guard !connection.closed, !connection.closing, connection.awaiting == 0 else { return }
+        // `clients` owns the connection and every way out of it cancels this timer, so the closure
+        // never starts on a freed one; but it must read `connection` once, as the argument of one
+        // call (held for that call): read again after something that may disconnect it (the
+        // farewell's write, when the peer left), it would be freed by then.
         if connection.framer.bufferedCount > 0 {
-            let seconds = rules.stallTimeout
-            connection.timer = loop.after(seconds) { [unowned self, unowned connection] in
-                connection.timer = nil
-                write(connection, handler.farewell(.stalled(seconds: seconds), for: connection))
-                closeWhenDone(connection)
-            }
+            connection.timer = loop.after(rules.stallTimeout) { [unowned self, unowned connection] in stalled(connection) }
         } else if let seconds = rules.idleTimeout, !connection.isWaiting {
-            connection.timer = loop.after(seconds) { [unowned self, unowned connection] in
-                connection.timer = nil
-                disconnect(connection)
-            }
+            connection.timer = loop.after(seconds) { [unowned self, unowned connection] in idled(connection) }
         }
+    }
+
+    /// A line started and not finished within the stall timeout: the protocol's farewell, then close.
+    /// Writing it may already disconnect the client (gone meanwhile); `closeWhenDone` then does nothing.
+    private func stalled(_ connection: LineConnection) {
+        connection.timer = nil
+        write(connection, handler.farewell(.stalled(seconds: rules.stallTimeout), for: connection))
+        closeWhenDone(connection)
+    }
+
+    /// Nothing heard for the idle timeout.
+    private func idled(_ connection: LineConnection) {
+        connection.timer = nil
+        disconnect(connection)
     }
 }

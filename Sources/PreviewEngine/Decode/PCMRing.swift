@@ -50,7 +50,7 @@ public final class PCMRing: @unchecked Sendable {   // the semaphore and `readab
 
     /// A buffer holding up to `capacityFrames` frames of `format`, for the load `id`, of which the last
     /// `historyFrames` read stay there for `rewind`.
-    public init(id: UInt64 = 0, format: PCMFormat = .engine, capacityFrames: Int, historyFrames: Int = 0) {
+    public init(id: UInt64 = 0, format: PCMFormat = .preferred, capacityFrames: Int, historyFrames: Int = 0) {
         LiveObjects.pcmBuffers.created()
         precondition(capacityFrames > 0 && historyFrames >= 0 && historyFrames < capacityFrames)
         self.id = id

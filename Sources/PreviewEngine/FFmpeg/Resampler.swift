@@ -1,14 +1,16 @@
 import CFFmpeg
 import PreviewCore
 
-/// Owns a SwrContext converting a decoder's frames to the engine's interleaved float32 `PCMFormat`,
-/// into a scratch buffer allocated once and grown only if a frame is larger than any before.
+/// Owns a SwrContext converting a decoder's frames to the interleaved float32 `PCMFormat` the output
+/// chose, into a scratch buffer allocated once and grown only if a frame is larger than any before.
+/// A frame already at the output's rate and layout is not resampled: swresample only interleaves
+/// its planes (it makes no resampler when the rates are equal).
 ///
 /// Frames may change shape mid-stream: an MP3 stream can switch between stereo and mono or change
 /// its sample rate from one frame to the next, and HE-AAC v2 with implicit signalling turns mono
 /// into stereo at its first frame. Each frame's own layout, rate and sample format are checked; on a
 /// change, what the old configuration still holds is flushed out first and the context is set up
-/// again, so the output stays continuous, at the right speed, in the engine's format.
+/// again, so the output stays continuous, at the right speed, in the output's format.
 final class Resampler {
     let format: PCMFormat
     /// The converter; nil only until the first configuration succeeds.

@@ -6,8 +6,9 @@ import PreviewCore
 /// (`AudioOutput`) pulls frames from it on its own thread (`OutputSequencer+Device.swift`).
 ///
 /// Every field is guarded by the output's lock (`output.withLock`), which the device thread holds
-/// whenever it pulls; events are sent with it held, on whichever thread caused them.
-public final class OutputSequencer: AudioSink {
+/// whenever it pulls; events are sent with it held, on whichever thread caused them. Nothing here
+/// blocks the caller long; feeds are told apart by their load's id (`PCMRing.id`).
+public final class OutputSequencer {
     /// The device.
     public let output: any AudioOutput
     var feed: PCMRing?
@@ -50,13 +51,20 @@ public final class OutputSequencer: AudioSink {
 
     deinit { crossfadeScratch.deallocate() }
 
+    /// The PCM format the output takes; decoders produce exactly this (the output chose it at start).
     public var format: PCMFormat { output.format }
 
+    /// Called (from the output's thread, or the caller's) when something happens the player must know.
     public func setEventHandler(_ handler: @escaping @Sendable (OutputEvent) -> Void) {
         output.withLock { eventHandler = handler }
     }
 
+    /// Plays `next` now; paused when `paused`. If the previous feed still had audio to play (a skip),
+    /// that audio is dropped, not heard; if it had ended by itself, `next` follows it with no gap.
+    /// Playing the feed that is already current only sets the pause. Never waits for the device:
+    /// when there is none (yet), the sequencer reports `.lost` and later `.restored`.
     public func play(_ next: PCMRing, paused: Bool) {
+        checkFormat(of: next)
         output.withLock {
             let end = paused ? FadeEnd.pause : .goOn
             if feed !== next {
@@ -81,7 +89,9 @@ public final class OutputSequencer: AudioSink {
         }
     }
 
+    /// Plays `next` right after the current feed drains, in the same stream (gapless); nil cancels.
     public func enqueue(_ next: PCMRing?) {
+        if let next { checkFormat(of: next) }
         output.withLock {
             queued = next
             // The current feed may already be drained and waiting: start the next one now.
@@ -89,6 +99,7 @@ public final class OutputSequencer: AudioSink {
         }
     }
 
+    /// Sound stops at once, nothing is lost.
     public func pause() {
         output.withLock {
             let fading = fadeOutLocked(then: .pause)
@@ -97,6 +108,7 @@ public final class OutputSequencer: AudioSink {
         }
     }
 
+    /// Sound goes on from where it stopped.
     public func resume() {
         output.withLock {
             paused = false
@@ -106,6 +118,7 @@ public final class OutputSequencer: AudioSink {
         }
     }
 
+    /// Drops what the device holds, pauses and forgets the feeds.
     public func stop() {
         output.withLock {
             guard fadeOutLocked(then: .stop(nil)) else { return stopLocked() }
@@ -115,6 +128,8 @@ public final class OutputSequencer: AudioSink {
         }
     }
 
+    /// Brings the sound down to silence over about `milliseconds`, then stops (at exit: no click).
+    /// Never waits: `done` is called (on any thread) once the sound is down and the feeds stopped.
     public func fadeOutAndStop(milliseconds: Int, then done: @escaping @Sendable () -> Void) {
         output.withLock {
             // The same fade-out as a stop, longer; `done` once the device has played it.
@@ -128,32 +143,45 @@ public final class OutputSequencer: AudioSink {
         }
     }
 
+    /// Frames of the current feed that have been heard (taken minus what is still in the device).
     public var playedFrames: Int {
         output.withLock { heardFramesLocked() }
     }
 
+    /// The id of the feed being played, if any.
     public var currentFeed: UInt64? {
         output.withLock { feed?.id }
     }
 
+    /// When the current feed's first frame was handed to the device (CLOCK_MONOTONIC, ns).
     public var currentFeedStartedAt: UInt64? {
         output.withLock { feedFramesTaken > 0 ? feedStartedAt : nil }
     }
 
+    /// "ok", or why there is no output.
     public var statusText: String {
         output.withLock { lostReason ?? "ok" }
     }
 
+    /// Volume, 0–100 % of the normal level, and mute. Kept across reconnections.
     public func setVolume(_ percent: Int, muted: Bool) {
         output.setVolume(min(100, max(0, percent)), muted: muted)
     }
 
+    /// What desktop mixers show for the stream.
     public func setMetadata(title: String?, artist: String?) {
         output.setMetadata(title: title, artist: artist)
     }
 
+    /// Releases the device; the sequencer is unusable afterwards.
     public func close() {
         output.close()
+    }
+
+    /// A feed decoded for another format would be read wrong (its frames split across channels, or
+    /// played at the wrong speed): a bug in the caller, stopped here with what differs.
+    private func checkFormat(of feed: PCMRing) {
+        precondition(feed.format == output.format, "feed \(feed.id) is \(feed.format), the output takes \(output.format)")
     }
 
     // MARK: Lock held

@@ -68,7 +68,7 @@ extension PulseOutput {
     /// waiting feed is written.
     private func streamReadyLocked(_ s: OpaquePointer) {
         link = .ready
-        failedAttempts = 0
+        backoff.succeeded()
         setTimerLocked(&linkTimer, after: nil, pulseLinkTimer)
         applyVolumeLocked()
         source?.outputRestored()
@@ -84,9 +84,7 @@ extension PulseOutput {
         guard !closed, link == .connecting || link == .ready else { return }
         source?.outputLost(why)
         link = .waitingToRetry
-        let delays = configuration.reconnectBackoff
-        setTimerLocked(&linkTimer, after: pa_usec_t(delays[min(failedAttempts, delays.count - 1)] * 1_000_000), pulseLinkTimer)
-        failedAttempts += 1
+        setTimerLocked(&linkTimer, after: pa_usec_t(backoff.failed() * 1_000_000), pulseLinkTimer)
         heardLocked()   // what the stream held is gone
     }
 

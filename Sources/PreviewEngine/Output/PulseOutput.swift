@@ -31,8 +31,8 @@ public final class PulseOutput: AudioOutput {
         public var latencyMs: Int = 100
         /// How long a connection attempt may take before it counts as failed.
         public var connectTimeout: TimeInterval = 5
-        /// Waits between reconnection attempts; the last one repeats.
-        public var reconnectBackoff: [TimeInterval] = [0.2, 0.5, 1, 2, 4]
+        /// Waits between reconnection attempts.
+        public var reconnectBackoff = ReconnectBackoff()
 
         /// A configuration with the given server and sink.
         public init(server: String? = nil, sink: String? = nil) {
@@ -54,7 +54,7 @@ public final class PulseOutput: AudioOutput {
     /// Refreshes the server's timing once a second while the stream plays (never while corked).
     var timingTimer: OpaquePointer?          // mainloop lock
     var corkTimer: OpaquePointer?            // mainloop lock; a pause's drain, once the fade is written
-    var failedAttempts = 0                   // mainloop lock; since the last ready stream
+    var backoff: ReconnectBackoff            // mainloop lock; failures since the last ready stream
     var corked = true                        // mainloop lock; what the stream should be
     var drainPending = false                 // mainloop lock; a pause's drain due, not answered
     var drainAsked = false                   // mainloop lock; and sent to the server
@@ -67,9 +67,10 @@ public final class PulseOutput: AudioOutput {
     private var released = false             // owner's thread only: close() ran
 
     /// An output that connects on first use (a missing server is reported then, not at start).
-    public init(configuration: Configuration = Configuration(), format: PCMFormat = .engine) {
+    public init(configuration: Configuration = Configuration(), format: PCMFormat = .preferred) {
         self.configuration = configuration
         self.format = format
+        backoff = configuration.reconnectBackoff
         mainloop = pa_threaded_mainloop_new()
         pa_threaded_mainloop_set_name(mainloop, "previewd.pulse")
         pa_threaded_mainloop_start(mainloop)
@@ -196,8 +197,9 @@ private func pulseTimingTimer(_ api: UnsafeMutablePointer<pa_mainloop_api>?, _ e
 extension OutputRegistry.Entry {
     /// `--output pulse`: PulseAudio, or PipeWire through pipewire-pulse; `--sink` and `--pulse-server` apply.
     static let pulse = OutputRegistry.Entry(usage: "pulse", claims: { $0 == "pulse" }) { options in
+        try options.refuseALSAOptions()
         var configuration = PulseOutput.Configuration(server: options.pulseServer, sink: options.sink)
         configuration.latencyMs = options.latencyMs
-        return { [configuration] in PulseOutput(configuration: configuration) }
+        return { [configuration] in PulseOutput(configuration: configuration, format: PulseOutput.sinkFormat(configuration)) }
     }
 }

@@ -47,7 +47,7 @@ extension StreamOutput {
         switch opened {
         case .ready(let fd):
             link = .ready(fd)
-            failedAttempts = 0
+            backoff.succeeded()
             pendingStart = 0
             pendingEnd = 0
             bytesWritten = 0
@@ -66,10 +66,7 @@ extension StreamOutput {
         if case .ready(let fd) = link { Glibc.close(fd) }
         pendingStart = 0
         pendingEnd = 0
-        let delays = configuration.reconnectBackoff
-        let wait = delays[min(failedAttempts, delays.count - 1)]
-        failedAttempts += 1
-        link = .waitingToRetry(MonotonicClock.nanoseconds() + UInt64(wait * 1e9))
+        link = .waitingToRetry(MonotonicClock.nanoseconds() + UInt64(backoff.failed() * 1e9))
     }
 
     /// What `poll` saw on the descriptor besides room to write.
@@ -109,8 +106,8 @@ extension StreamOutput {
     func encodeLocked(frames: Int, gain: Float) {
         if pendingStart == pendingEnd { pendingStart = 0; pendingEnd = 0 }
         guard frames > 0, pendingEnd + frames * wireFrameBytes <= outgoing.count else { return }
-        let target = (outgoing.baseAddress! + pendingEnd).assumingMemoryBound(to: Int16.self)
-        SoftwareVolume.encodeS16(scratch, frames: frames, channels: format.channels, into: target, from: appliedGain, to: gain)
+        StreamOutput.wire.encode(scratch, frames: frames, channels: format.channels, into: outgoing.baseAddress! + pendingEnd,
+                                 from: appliedGain, to: gain)
         appliedGain = gain
         pendingEnd += frames * wireFrameBytes
     }

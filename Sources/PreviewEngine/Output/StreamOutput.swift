@@ -11,7 +11,7 @@ import PreviewCore
 /// faster than real time, so the server's buffer and not previewd decides the latency, and never
 /// later than the reader needs. Paused or idle, it writes nothing and does not wake (the server fills
 /// silence). Cancel drops what was not yet written; a lost reader is reported to the sequencer, tried
-/// again with growing waits and reported back. Volume and mute are applied to the samples
+/// again on the shared back-off (`ReconnectBackoff`) and reported back. Volume and mute are applied to the samples
 /// (`SoftwareVolume`).
 ///
 /// Every field below `lock` is touched only holding it; the thread holds it except while it waits.
@@ -23,26 +23,29 @@ public final class StreamOutput: AudioOutput, @unchecked Sendable {
         public var latencyMs = 100
         /// How long a connection attempt may take.
         public var connectTimeoutSeconds = 5.0
-        /// Waits between reconnection attempts; the last one repeats.
-        public var reconnectBackoff: [Double] = [0.2, 0.5, 1, 2, 4]
+        /// Waits between reconnection attempts.
+        public var reconnectBackoff = ReconnectBackoff()
 
         /// The defaults.
         public init() {}
     }
 
-    public let format = PCMFormat.engine
+    /// What a snapserver's source is configured for (`sampleformat=48000:16:2`, its default).
+    public let format = PCMFormat(sampleRate: 48_000, channels: 2)
+    /// How the samples travel.
+    static let wire = SampleEncoding.s16
     let destination: StreamDestination
     let configuration: Configuration
     let lock = Lock()
     let wakeFD: Int32
-    /// Bytes of one s16 frame.
+    /// Bytes of one frame on the wire.
     let wireFrameBytes: Int
 
     enum Link { case idle, connecting, ready(Int32), waitingToRetry(UInt64) }
     var link = Link.idle
     weak var source: OutputSequencer?
     var wanted = false                        // kicked once: connect and stay connected
-    var failedAttempts = 0
+    var backoff: ReconnectBackoff
     var closed = false
     var clock: PacingClock
     var paused = true
@@ -64,8 +67,9 @@ public final class StreamOutput: AudioOutput, @unchecked Sendable {
     init(destination: StreamDestination, configuration: Configuration = Configuration()) {
         self.destination = destination
         self.configuration = configuration
+        backoff = configuration.reconnectBackoff
         wakeFD = cpl_eventfd()
-        wireFrameBytes = format.channels * MemoryLayout<Int16>.size
+        wireFrameBytes = format.channels * Self.wire.bytesPerSample
         clock = PacingClock(sampleRate: format.sampleRate, lowWaterMs: configuration.latencyMs / 4,
                             highWaterMs: configuration.latencyMs * 3 / 4)
         scratchFrames = clock.highWater
@@ -130,5 +134,14 @@ public final class StreamOutput: AudioOutput, @unchecked Sendable {
     private func changing(_ body: () -> Void) {
         lock.withLock(body)
         cpl_eventfd_signal(wakeFD)
+    }
+}
+
+extension OutputRegistry.Entry {
+    /// What makes a stream output to `destination` with `options`' latency (snapcast and pipe).
+    static func stream(to destination: StreamDestination, _ options: OutputOptions) -> OutputRegistry.Make {
+        var configuration = StreamOutput.Configuration()
+        configuration.latencyMs = options.latencyMs
+        return { [configuration] in StreamOutput(destination: destination, configuration: configuration) }
     }
 }

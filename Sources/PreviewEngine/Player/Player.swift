@@ -20,7 +20,7 @@ public actor Player {
     nonisolated let loop: EngineLoop
     let catalog: ITunesClient
     let fetcher: PreviewFetcher
-    let sink: any AudioSink
+    let sink: OutputSequencer
     let policy: FetchPolicy
     let log: Log
     /// Where events for subscribed clients go.
@@ -69,7 +69,7 @@ public actor Player {
 
     /// A player on `loop`, searching `catalog`, fetching with `fetcher` and playing on `sink`, every
     /// track at the gain `normalization` asks for.
-    public init(loop: EngineLoop, catalog: ITunesClient, fetcher: PreviewFetcher, sink: any AudioSink,
+    public init(loop: EngineLoop, catalog: ITunesClient, fetcher: PreviewFetcher, sink: OutputSequencer,
                 policy: FetchPolicy = FetchPolicy(), normalization: LoudnessNormalization = LoudnessNormalization(),
                 events: EventHub? = nil, artwork: ArtworkStore? = nil, lists: ListStore? = nil, history: HistoryJournal? = nil,
                 autopage: Bool = false, log: Log = Log()) {

@@ -1,0 +1,117 @@
+/// Writing a command as a request (previewctl sends these; `init(_:)` reads them back the same).
+extension ControlCommand {
+    /// This command as a request with `id`.
+    public func request(id: Int?) -> ControlRequest {
+        switch self {
+        case .hello: return ControlRequest(id: id, cmd: "hello")
+        case .search(let q, let e):
+            var args = Self.enqueueArgs(e)
+            for (key, value) in [("term", q.term), ("artist", q.artist), ("album", q.album), ("song", q.song),
+                                 ("media", q.media), ("entity", q.entity), ("attribute", q.attribute), ("country", q.country)] {
+                if let value { args[key] = .string(value) }
+            }
+            args["limit"] = .number(Double(q.limit))
+            if q.offset > 0 { args["offset"] = .number(Double(q.offset)) }
+            if let explicit = q.explicit { args["explicit"] = .bool(explicit) }
+            return ControlRequest(id: id, cmd: "search", args: args)
+        case .lookup(let q, let e):
+            var args = Self.enqueueArgs(e)
+            args["id"] = .array(q.ids.map { .number(Double($0)) })
+            if let entity = q.entity { args["entity"] = .string(entity) }
+            if let limit = q.limit { args["limit"] = .number(Double(limit)) }
+            if let sort = q.sort, e.sort == nil { args["sort"] = .string(sort) }
+            if let country = q.country { args["country"] = .string(country) }
+            return ControlRequest(id: id, cmd: "lookup", args: args)
+        case .top(let q, let e):
+            var args = Self.enqueueArgs(e)
+            args["limit"] = .number(Double(q.limit))
+            if let country = q.country { args["country"] = .string(country) }
+            if let genre = q.genre { args["genre"] = .number(Double(genre)) }
+            return ControlRequest(id: id, cmd: "top", args: args)
+        case .more(let queue): return ControlRequest(id: id, cmd: "more", args: queue ? nil : ["queue": .bool(false)])
+        case .add(let source, let e):
+            return ControlRequest(id: id, cmd: "add", args: Self.enqueueArgs(e).merging(source.args) { $1 })
+        case .info(let item): return ControlRequest(id: id, cmd: "info", args: item.map { Self.args($0) })
+        case .artwork(let item, let width, let height):
+            var args: [String: JSONValue] = ["width": .number(Double(width)), "height": .number(Double(height))]
+            if let item { args.merge(Self.args(item)) { $1 } }
+            return ControlRequest(id: id, cmd: "artwork", args: args)
+        case .artworkFile(let item, let offset):
+            var args: [String: JSONValue] = ["original": .bool(true), "offset": .number(Double(offset))]
+            if let item { args.merge(Self.args(item)) { $1 } }
+            return ControlRequest(id: id, cmd: "artwork", args: args)
+        case .share: return ControlRequest(id: id, cmd: "share")
+        case .clear: return ControlRequest(id: id, cmd: "clear")
+        case .remove(let item): return ControlRequest(id: id, cmd: "remove", args: Self.args(item))
+        case .move(let from, let to):
+            return ControlRequest(id: id, cmd: "move", args: Self.args(from, index: "from", id: "fromId").merging(Self.args(to, index: "to", id: "toId")) { $1 })
+        case .subscribe(let position): return ControlRequest(id: id, cmd: "subscribe", args: ["position": .bool(position)])
+        case .play(let item, let startMs, let paused):
+            var args = item.map { Self.args($0) } ?? [:]
+            if startMs > 0 { args["position"] = .number(Double(startMs) / 1000) }
+            if paused { args["paused"] = .bool(true) }
+            return ControlRequest(id: id, cmd: "play", args: args.isEmpty ? nil : args)
+        case .pause: return ControlRequest(id: id, cmd: "pause")
+        case .resume: return ControlRequest(id: id, cmd: "resume")
+        case .toggle: return ControlRequest(id: id, cmd: "toggle")
+        case .stop: return ControlRequest(id: id, cmd: "stop")
+        case .next: return ControlRequest(id: id, cmd: "next")
+        case .prev: return ControlRequest(id: id, cmd: "prev")
+        case .seek(.absolute(let ms)):
+            return ControlRequest(id: id, cmd: "seek", args: ["position": .number(Double(ms) / 1000)])
+        case .seek(.relative(let ms)):
+            return ControlRequest(id: id, cmd: "seek", args: ["delta": .number(Double(ms) / 1000)])
+        case .volume(nil): return ControlRequest(id: id, cmd: "volume")
+        case .volume(.set(let level)?): return ControlRequest(id: id, cmd: "volume", args: ["level": .number(Double(level))])
+        case .volume(.by(let delta)?): return ControlRequest(id: id, cmd: "volume", args: ["delta": .number(Double(delta))])
+        case .mute(let on): return ControlRequest(id: id, cmd: "mute", args: on.map { ["on": .bool($0)] })
+        case .setRepeat(let mode): return ControlRequest(id: id, cmd: "repeat", args: ["mode": .string(mode.rawValue)])
+        case .setShuffle(let on): return ControlRequest(id: id, cmd: "shuffle", args: ["on": .bool(on)])
+        case .setSingle(let mode): return ControlRequest(id: id, cmd: "single", args: ["mode": .string(mode.rawValue)])
+        case .setConsume(let on): return ControlRequest(id: id, cmd: "consume", args: ["on": .bool(on)])
+        case .shuffleOrder(let ids): return ControlRequest(id: id, cmd: "shuffle", args: ["on": .bool(true), "order": .array(ids.map { .number(Double($0)) })])
+        case .status: return ControlRequest(id: id, cmd: "status")
+        case .memory: return ControlRequest(id: id, cmd: "memory")
+        case .save(let name, let append): return ControlRequest(id: id, cmd: "save", args: ["name": .string(name.description), "append": .bool(append)])
+        case .load(let name, let e):
+            return ControlRequest(id: id, cmd: "load", args: Self.enqueueArgs(e).merging(["name": .string(name.description)]) { $1 })
+        case .lists(let name): return ControlRequest(id: id, cmd: "lists", args: name.map { ["name": .string($0.description)] })
+        case .forget(let name): return ControlRequest(id: id, cmd: "forget", args: ["name": .string(name.description)])
+        case .rename(let name, let new): return ControlRequest(id: id, cmd: "rename", args: ["name": .string(name.description), "to": .string(new.description)])
+        case .listAdd(let name, let source):
+            return ControlRequest(id: id, cmd: "listadd", args: source.args.merging(["name": .string(name.description)]) { $1 })
+        case .listRemove(let name, let index):
+            var args: [String: JSONValue] = ["name": .string(name.description)]
+            if let index { args["index"] = .number(Double(index)) }
+            return ControlRequest(id: id, cmd: "listremove", args: args)
+        case .mark(let item): return ControlRequest(id: id, cmd: "mark", args: item.map { Self.args($0) })
+        case .unmark(let item): return ControlRequest(id: id, cmd: "unmark", args: item.map { Self.args($0) })
+        case .history(let limit): return ControlRequest(id: id, cmd: "history", args: ["limit": .number(Double(limit))])
+        case .queue(let since): return ControlRequest(id: id, cmd: "queue", args: since.map { ["since": .number(Double($0))] })
+        }
+    }
+
+    /// The arguments that name `item`.
+    static func args(_ item: QueueRef, index indexKey: String = "index", id idKey: String = "id") -> [String: JSONValue] {
+        switch item {
+        case .index(let index): return [indexKey: .number(Double(index))]
+        case .id(let id): return [idKey: .number(Double(id))]
+        }
+    }
+
+    static func enqueueArgs(_ e: Enqueue) -> [String: JSONValue] {
+        var args: [String: JSONValue] = ["append": .bool(e.append), "play": .bool(e.play)]
+        if let sort = e.sort {
+            args["sort"] = .string(sort.key.rawValue)
+            args["desc"] = .bool(sort.descending)
+        }
+        if !e.queue { args["queue"] = .bool(false) }
+        switch e.at {
+        case nil: break
+        case .end?: args["at"] = .string("end")
+        case .next?: args["at"] = .string("next")
+        case .index(let index)?: args["at"] = .number(Double(index))
+        }
+        return args
+    }
+}
