@@ -154,6 +154,23 @@ final class MPDEndToEndTests: DaemonTestCase {
         XCTAssertEqual(again.ask("save brief"), ["ACK [56@0] {save} Playlist already exists"])
         XCTAssertEqual(again.ask("rm brief"), ["OK"])
         XCTAssertFalse(try mpc("lsplaylists").stdout.contains("brief"))
+
+        // A list saved by another front-end (previewctl) wakes an idle stored_playlist, once.
+        let idler = try MPDRawClient(path: mpdSocket)
+        XCTAssertTrue(idler.send("idle stored_playlist"))
+        XCTAssertEqual(try daemon.ctl("save", "from previewctl").status, 0)
+        XCTAssertEqual(idler.response(), ["changed: stored_playlist", "OK"])
+
+        // shuffle reorders the queue's songs (one change); status says the decoded audio format.
+        try mpc("findadd", "artist", "The Sine Waves")
+        let before = try queue()
+        XCTAssertEqual(again.ask("shuffle"), ["OK"])
+        let after = try queue()
+        XCTAssertEqual(after.version, before.version + 1)
+        XCTAssertEqual(Set(after.items.map(\.id)), Set(before.items.map(\.id)), "the same songs")
+        try mpc("play")
+        try waitFor("a track plays") { try status().state == .playing }
+        XCTAssertTrue(again.ask("status")?.contains { $0.hasPrefix("audio: ") && $0.hasSuffix(":f:2") } == true, "status has audio")
     }
 
     func testPythonMPD2AndAServerThatDies() throws {

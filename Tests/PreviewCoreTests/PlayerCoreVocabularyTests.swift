@@ -225,6 +225,22 @@ final class PlayerCoreVocabularyTests: XCTestCase {
         XCTAssertThrowsError(try core.apply(.setShuffleOrder([1, 1, 2, 3])))
     }
 
+    // MARK: Shuffling the queue itself
+
+    func testShufflingTheQueueReordersItsItemsInOneChangeAndTheCurrentPlaysOn() throws {
+        var core = try playing(2)
+        let version = core.queue.version
+        _ = try core.shuffleQueue(nil, seed: 42)
+        XCTAssertEqual(core.queue.version, version + 1)
+        XCTAssertEqual(Set(core.queue.ids), [1, 2, 3, 4, 5])
+        XCTAssertNotEqual(core.queue.ids, [1, 2, 3, 4, 5])
+        XCTAssertEqual(core.transport.state, .playing(item: 2), "the current track plays on wherever it went")
+        let head = Array(core.queue.ids.prefix(2))
+        _ = try core.shuffleQueue(2..<5, seed: 7)
+        XCTAssertEqual(Array(core.queue.ids.prefix(2)), head, "outside the range nothing moves")
+        XCTAssertThrowsError(try core.shuffleQueue(3..<9, seed: 1)) { XCTAssertEqual(($0 as? ControlError)?.code, .badArgument) }
+    }
+
     // MARK: Changes since a version
 
     func testChangesSinceAVersionAfterAddMoveRemoveAndClear() throws {

@@ -43,6 +43,7 @@ final class ProtocolTests: XCTestCase {
             (#"{"cmd":"mark"}"#, .mark(nil)), (#"{"cmd":"unmark","args":{"index":2}}"#, .unmark(.index(2))),
             (#"{"cmd":"history","args":{"limit":5}}"#, .history(limit: 5)),
             (#"{"cmd":"shuffle","args":{"on":true,"order":[3,1,2]}}"#, .shuffleOrder([3, 1, 2])),
+            (#"{"cmd":"shufflequeue"}"#, .shuffleQueue(nil)), (#"{"cmd":"shufflequeue","args":{"start":1,"end":4}}"#, .shuffleQueue(1..<4)),
             (#"{"cmd":"seek","args":{"position":12.5}}"#, .seek(.absolute(ms: 12_500))),
             (#"{"cmd":"seek","args":{"delta":-5}}"#, .seek(.relative(ms: -5_000))),
         ]
@@ -114,7 +115,7 @@ final class ProtocolTests: XCTestCase {
         let object = try XCTUnwrap(JSONSerialization.jsonObject(with: JSONEncoder().encode(status)) as? [String: Any])
         XCTAssertEqual(Set(object.keys), ["state", "index", "id", "queueVersion", "positionMs", "durationMs", "queueLength", "track", "error", "output",
                                           "buffering", "volume", "muted", "repeat", "shuffle", "slots", "switchMicroseconds", "loudness",
-                                          "hasNext", "artwork", "nextId", "nextIndex", "single", "consume", "marked"])
+                                          "hasNext", "artwork", "nextId", "nextIndex", "single", "consume", "marked", "audio"])
         XCTAssertTrue(object["index"] is NSNull)
         XCTAssertEqual(try JSONDecoder().decode(StatusReport.self, from: JSONEncoder().encode(status)), status)
     }

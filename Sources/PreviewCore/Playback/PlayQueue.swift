@@ -125,6 +125,16 @@ public struct PlayQueue: Equatable, Sendable {
         changed()
     }
 
+    /// Puts the items in `range` (the whole queue when nil) in a random order drawn from `seed`, as
+    /// one change (MPD's `shuffle`: the queue itself reordered, not a play order).
+    public mutating func shuffle(_ range: Range<Int>? = nil, seed: UInt64) {
+        let range = (range ?? items.indices).clamped(to: items.indices)
+        guard range.count > 1 else { return }
+        var rng = SplitMix64(seed: seed)
+        items[range].shuffle(using: &rng)
+        changed()
+    }
+
     /// Removes everything (an empty queue stays as it is, version included).
     public mutating func removeAll() {
         guard !items.isEmpty else { return }

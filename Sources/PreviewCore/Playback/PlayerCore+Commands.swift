@@ -68,6 +68,18 @@ extension PlayerCore {
         }
     }
 
+    /// Reorders the queue's items in `range` (all when nil) at random; the current track plays on
+    /// wherever it goes.
+    public mutating func shuffleQueue(_ range: Range<Int>?, seed: UInt64) throws(ControlError) -> [Effect] {
+        if let range, range.lowerBound < 0 || range.upperBound > queue.count || range.isEmpty {
+            throw ControlError(.badArgument, "no range \(range.lowerBound)..<\(range.upperBound) in the queue (it has \(queue.count))")
+        }
+        return edit { queue in
+            queue.shuffle(range, seed: seed)
+            return nil
+        }
+    }
+
     /// Empties the queue (and forgets the search `more` would continue).
     public mutating func clear() -> [Effect] {
         paging = .none

@@ -61,6 +61,13 @@ extension ControlCommand {
             self = .artwork(try Self.ref(args), width: width, height: height)
         case "share": self = .share
         case "clear": self = .clear
+        case "shufflequeue":
+            let start = try Self.index(args, "start"), end = try Self.index(args, "end")
+            switch (start, end) {
+            case (nil, nil): self = .shuffleQueue(nil)
+            case (let start?, let end?) where start < end: self = .shuffleQueue(start..<end)
+            default: throw ControlError(.badArgument, "shufflequeue takes \"start\" and \"end\" (start < end), or neither")
+            }
         case "remove":
             guard let item = try Self.ref(args) else { throw ControlError(.badArgument, "remove needs \"index\" or \"id\"") }
             self = .remove(item)

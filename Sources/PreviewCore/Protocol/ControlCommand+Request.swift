@@ -42,6 +42,8 @@ extension ControlCommand {
             return ControlRequest(id: id, cmd: "artwork", args: args)
         case .share: return ControlRequest(id: id, cmd: "share")
         case .clear: return ControlRequest(id: id, cmd: "clear")
+        case .shuffleQueue(let range):
+            return ControlRequest(id: id, cmd: "shufflequeue", args: range.map { ["start": .number(Double($0.lowerBound)), "end": .number(Double($0.upperBound))] })
         case .remove(let item): return ControlRequest(id: id, cmd: "remove", args: Self.args(item))
         case .move(let from, let to):
             return ControlRequest(id: id, cmd: "move", args: Self.args(from, index: "from", id: "fromId").merging(Self.args(to, index: "to", id: "toId")) { $1 })

@@ -24,6 +24,8 @@ public enum ControlCommand: Equatable, Sendable {
     case share
     /// Empty the queue (playback stops).
     case clear
+    /// Reorder the queue's items from `start` up to `end` (all when nil) at random, as one change.
+    case shuffleQueue(Range<Int>?)
     /// Remove one queue item; removing the current one plays the next.
     case remove(QueueRef)
     /// Move a queue item to where another one is (by index or id); the current track keeps playing.

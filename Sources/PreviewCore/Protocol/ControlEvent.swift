@@ -25,6 +25,8 @@ public enum ControlEvent: Equatable, Sendable {
     case position(ms: Int, durationMs: Int?)
     /// The current track's audio ran late (the network is slow: the output went dry), or flows again.
     case buffering(Bool)
+    /// A saved list was saved, changed, renamed or forgotten (the shortlist included).
+    case lists
 
 }
 
@@ -67,6 +69,8 @@ extension ControlEvent: Encodable {
             try put("event", "artwork"); try put("index", index); try c.encodeIfPresent(id, forKey: Key("id")); try put("path", path)
         case .buffering(let on):
             try put("event", "buffering"); try put("buffering", on)
+        case .lists:
+            try put("event", "lists")
         case .position(let ms, let duration):
             try put("event", "position"); try put("positionMs", ms); try put("durationMs", duration)
         }

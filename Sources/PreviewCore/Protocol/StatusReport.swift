@@ -49,13 +49,16 @@ public struct StatusReport: Codable, Equatable, Sendable {
     public var consume: Bool = false
     /// The current track is on the shortlist (the list `marked`).
     public var marked: Bool = false
+    /// The format the current track is decoded to, as MPD writes it (`44100:f:2`: rate, 32-bit
+    /// float samples, channels): the output's own, nothing converts it after; nil when nothing is loaded.
+    public var audio: String?
     /// The current track's artwork, once fetched: the path of the cached JPEG or PNG file.
     public var artwork: String?
 
     private enum CodingKeys: String, CodingKey {
         case state, index, id, queueVersion, positionMs, durationMs, queueLength, track, error, output
         case buffering, volume, muted, `repeat`, shuffle, slots, switchMicroseconds, loudness, hasNext, artwork
-        case nextId, nextIndex, single, consume, marked
+        case nextId, nextIndex, single, consume, marked, audio
     }
 
     public init(from decoder: any Decoder) throws {
@@ -85,6 +88,7 @@ public struct StatusReport: Codable, Equatable, Sendable {
         single = try c.decodeIfPresent(SingleMode.self, forKey: .single) ?? .off
         consume = try c.decodeIfPresent(Bool.self, forKey: .consume) ?? false
         marked = try c.decodeIfPresent(Bool.self, forKey: .marked) ?? false
+        audio = try c.decodeIfPresent(String.self, forKey: .audio)
     }
 
     /// Encodes every key, absent values as `null`, so clients can rely on the keys being there.
@@ -115,6 +119,7 @@ public struct StatusReport: Codable, Equatable, Sendable {
         try c.encode(single, forKey: .single)
         try c.encode(consume, forKey: .consume)
         try c.encode(marked, forKey: .marked)
+        try c.encode(audio, forKey: .audio)
     }
 
     /// A report with every field given.

@@ -70,6 +70,7 @@ public enum MPDCommandTable {
         MPDCommand("seekcur", .control, 1, 1, MPDCommands.seekcur),
         MPDCommand("seekid", .control, 2, 2, MPDCommands.seekid),
         MPDCommand("setvol", .control, 1, 1, MPDCommands.setvol),
+        MPDCommand("shuffle", .control, 0, 1, MPDCommands.shuffle),
         MPDCommand("single", .control, 1, 1, MPDCommands.single),
         MPDCommand("stats", .read, 0, 0, MPDCommands.stats),
         MPDCommand("status", .read, 0, 0, MPDCommands.status),

@@ -82,6 +82,12 @@ extension MPDCommands {
         for index in range.reversed() { _ = try await call.perform(.remove(.index(index))) }
     }
 
+    /// `shuffle [START:END]`: the queue's songs reordered (not a play order: that is `random`).
+    static func shuffle(_ call: MPDCall) async throws(MPDError) {
+        let range = try call.argument(0).map { (text: String) throws(MPDError) in try MPDRange(text).range(count: call.status().queueLength) }
+        _ = try await call.perform(.shuffleQueue(range))
+    }
+
     static func deleteid(_ call: MPDCall) async throws(MPDError) {
         _ = try await call.perform(.remove(.id(try call.int(0, in: 1...Int.max))))
     }

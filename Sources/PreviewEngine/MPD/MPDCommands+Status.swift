@@ -24,6 +24,7 @@ extension MPDCommands {
             r.add("time", "\((s.positionMs + 500) / 1000):\(((duration ?? 0) + 500) / 1000)")
             r.add("elapsed", MPDResponse.seconds(ms: s.positionMs))
             if let duration { r.add("duration", MPDResponse.seconds(ms: duration)) }
+            if let audio = s.audio { r.add("audio", audio) }
             // The preview's average bitrate, once its whole file is in (MPD's is the decoder's now).
             if let duration, duration > 0, let slot = s.slots.first(where: { $0.index == s.index && $0.complete }) {
                 r.add("bitrate", slot.bytes * 8 / duration)

@@ -26,7 +26,6 @@ extension MPDCommands {
             throw MPDError(.exist, "Playlist already exists")
         }
         _ = try await call.perform(.save(name, append: mode == "append"))
-        call.server.changed(.storedPlaylist)
     }
 
     /// `load NAME [START:END] [POS]`: its songs into the queue, at the end or at POS.
@@ -46,13 +45,11 @@ extension MPDCommands {
     /// `rm NAME`.
     static func rm(_ call: MPDCall) async throws(MPDError) {
         _ = try await call.perform(.forget(try listName(call.argument(0))))
-        call.server.changed(.storedPlaylist)
     }
 
     /// `rename NAME NEW`.
     static func rename(_ call: MPDCall) async throws(MPDError) {
         _ = try await call.perform(.rename(try listName(call.argument(0)), to: try listName(call.argument(1))))
-        call.server.changed(.storedPlaylist)
     }
 
     /// `playlistadd NAME URI`: a catalog track, album or artist at the end of the list.
@@ -66,19 +63,16 @@ extension MPDCommands {
         case .url: throw MPDError(.arg, "a saved list holds catalog tracks: use itunes:track:ID")
         }
         _ = try await call.perform(.listAdd(name, source))
-        call.server.changed(.storedPlaylist)
     }
 
     /// `playlistdelete NAME POS`.
     static func playlistdelete(_ call: MPDCall) async throws(MPDError) {
         _ = try await call.perform(.listRemove(try listName(call.argument(0)), index: try call.int(1, in: 0...Int.max)))
-        call.server.changed(.storedPlaylist)
     }
 
     /// `playlistclear NAME`.
     static func playlistclear(_ call: MPDCall) async throws(MPDError) {
         _ = try await call.perform(.listRemove(try listName(call.argument(0)), index: nil))
-        call.server.changed(.storedPlaylist)
     }
 
     private static func listName(_ text: String?) throws(MPDError) -> ListName {

@@ -52,6 +52,7 @@ public struct MPDSubsystems: OptionSet, Sendable, Hashable {
         case .volume: self = .mixer
         case .modes: self = .options
         case .outputLost, .outputBack: self = .output
+        case .lists: self = .storedPlaylist
         case .loudness, .artwork, .position, .buffering: self = []
         }
     }

@@ -11,6 +11,15 @@ extension Player {
     }
 
     func listCommand(_ command: ControlCommand) async throws -> ControlResult {
+        let result = try await listCommandResult(command)
+        switch command {
+        case .save, .forget, .rename, .listAdd, .listRemove, .mark, .unmark: hub?.publish(.lists)   // every front-end hears it
+        default: break
+        }
+        return result
+    }
+
+    private func listCommandResult(_ command: ControlCommand) async throws -> ControlResult {
         switch command {
         case .save(let name, let append):
             let tracks = core.queue.items.map(\.track)

@@ -160,6 +160,7 @@ public actor Player {
             lastSearch = nil
             run(core.clear())
         case .remove(let item): run(try core.remove(item))
+        case .shuffleQueue(let range): run(try core.shuffleQueue(range, seed: UInt64.random(in: 0...UInt64.max)))
         case .move(let from, let to): run(try core.move(from, to: to))
         case .subscribe: throw ControlError(.badRequest, "subscribe is answered by the socket server")
         case .play(let item, let startMs, let paused): run(try core.play(item, startMs: startMs, paused: paused))
@@ -209,6 +210,7 @@ public actor Player {
         report.single = core.transport.single
         report.consume = core.transport.consume
         report.marked = lists?.isMarked(item?.track.trackId) ?? false
+        if core.transport.isActive { report.audio = "\(sink.format.sampleRate):f:\(sink.format.channels)" }
         report.switchMicroseconds = switchMicroseconds()
         return report
     }
