@@ -177,7 +177,14 @@ class PageTestCase(unittest.TestCase):
                     pass
         return frames
 
-    def shot(self, name):
+    def shot(self, name, element=None):
+        """A screenshot of the screen as a person sees it: from the top, or with `element` in view."""
+        if element is None:
+            self.js("window.scrollTo(0, 0)")
+        else:
+            self.js("arguments[0].scrollIntoView({block: 'start'})", element)
+        self.js("document.activeElement && document.activeElement.blur()")
+        time.sleep(0.3)   # lets the toast and the scroll settle in the picture (not a check)
         path = self.artifacts / f"{name}-{self.size}.png"
         self.driver.save_screenshot(str(path))
         return path
@@ -409,7 +416,7 @@ class PageTestCase(unittest.TestCase):
         self.tap(self.els("#queue .qrow")[3].find_element(By.CSS_SELECTOR, ".remove"))
         self.wait(lambda: [i["id"] for i in self.rig.queue()["items"]] == after[:3], "remove")
         self.wait(lambda: len(self.els("#queue .qrow")) == 3, "the page's queue after remove")
-        self.shot("queue")
+        self.shot("queue", self.el(".queue-panel"))
 
     def test_outside_previewctl_next_shows_within_a_second(self):
         self.play_from_results("sine", "A Four Forty")

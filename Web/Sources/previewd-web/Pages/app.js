@@ -19,6 +19,8 @@ const app = {
   status: null,              // previewd's status object
   queue: { version: null, items: [] },
   queueAsking: false,
+  statusAsking: false,
+  statusAgain: false,
   queueAgain: false,
   anchor: { positionMs: 0, at: 0 },   // the last position heard and when (performance.now())
   seeking: false,
@@ -129,7 +131,11 @@ function onEvent(e) {
       app.daemonUp = e.state === 'up';
       showBanner();
       if (app.daemonUp) catchUp();
-      else { failPending('previewd is not running'); stopFrames(); }
+      else {
+        failPending('previewd is not running');
+        stopFrames();
+        app.queue.version = null;   // a previewd that comes back numbers its queue anew
+      }
       break;
     case 'track':
       if (app.status) {
@@ -197,15 +203,26 @@ function onEvent(e) {
   }
 }
 
-/** After a (re)connection or previewd coming back: the whole state again. */
+/** After a (re)connection or previewd coming back: the status, then the queue: only what changed
+ * since the version held (`queue since`), unless previewd started again meanwhile (its versions
+ * start over), when the whole queue. */
 function catchUp() {
-  refreshStatus();
-  askQueue();
+  request('status').then((status) => {
+    if (app.queue.version !== null && !(status.queueVersion >= app.queue.version)) app.queue.version = null;
+    applyStatus(status);
+    askQueue();
+  }, () => {});
 }
 
+/** Asks the status, one request at a time (a burst of events asks once more, not once each). */
 function refreshStatus() {
   if (!app.daemonUp) return;
-  request('status').then(applyStatus, () => {});
+  if (app.statusAsking) { app.statusAgain = true; return; }
+  app.statusAsking = true;
+  request('status').then(applyStatus, () => {}).finally(() => {
+    app.statusAsking = false;
+    if (app.statusAgain) { app.statusAgain = false; refreshStatus(); }
+  });
 }
 
 function applyStatus(status) {
