@@ -247,6 +247,8 @@ class Process:
                 self.process.kill()
                 self.process.wait()
         self.log.close()
+        if self.process.stdout:
+            self.process.stdout.close()
         return self.process.returncode
 
     def said(self):
@@ -273,11 +275,7 @@ class Rig:
         try:
             self.pulse = Pulse(self.folder)
             self.recorder = Recorder(self.pulse.server, self.pulse.sink)
-            self.standin = Process([str(self.bin / "itunes-standin"), "--catalog", str(FIXTURES / "catalog.json"),
-                                    "--previews", str(FIXTURES / "previews")], self.folder, "standin", stdout=subprocess.PIPE)
-            self.api_base = self.standin.process.stdout.readline().decode().strip()
-            if not self.api_base.startswith("http://"):
-                raise RigError(f"the stand-in did not start: {self.standin.said()}")
+            self.api_base = self.start_standin()
             self.start_daemon()
             self.port = free_port()
             self.web = Process([str(self.web_bin), "--listen", f"127.0.0.1:{self.port}", "--socket", str(self.socket),
@@ -287,6 +285,23 @@ class Rig:
         except BaseException:
             self.stop()
             raise
+
+    def start_standin(self, *faults, port=0):
+        """The iTunes stand-in (on `port`, or any), with `faults` as `--fault PATH=SPEC`; returns its base URL."""
+        argv = [str(self.bin / "itunes-standin"), "--catalog", str(FIXTURES / "catalog.json"),
+                "--previews", str(FIXTURES / "previews"), "--port", str(port)]
+        for fault in faults:
+            argv += ["--fault", fault]
+        self.standin = Process(argv, self.folder, "standin", stdout=subprocess.PIPE)
+        base = self.standin.process.stdout.readline().decode().strip()
+        if not base.startswith("http://"):
+            raise RigError(f"the stand-in did not start: {self.standin.said()}")
+        return base
+
+    def restart_standin(self, *faults):
+        """The stand-in again on the same address (previewd keeps its --api-base), with `faults`."""
+        self.standin.stop()
+        self.start_standin(*faults, port=int(self.api_base.rsplit(":", 1)[1]))
 
     def env(self):
         env = dict(os.environ)

@@ -182,7 +182,7 @@ class PageTestCase(unittest.TestCase):
         if element is None:
             self.js("window.scrollTo(0, 0)")
         else:
-            self.js("arguments[0].scrollIntoView({block: 'start'})", element)
+            self.js("window.scrollTo(0, Math.max(0, arguments[0].getBoundingClientRect().top + window.scrollY - 72))", element)
         self.js("document.activeElement && document.activeElement.blur()")
         time.sleep(0.3)   # lets the toast and the scroll settle in the picture (not a check)
         path = self.artifacts / f"{name}-{self.size}.png"
@@ -346,6 +346,28 @@ class PageTestCase(unittest.TestCase):
         self.assertIn(3002, ids)
         frames = [f for f in self.drain() if f.get("cmd") == "add"]
         self.assertEqual([f["args"].get("at") for f in frames], [None, None, "next"])
+
+    def test_the_seeds_errors_no_connection_and_invalid_answer(self):
+        # The store unreachable: "no connection" (the seeds' offline customer).
+        self.rig.standin.stop()
+        try:
+            self.el("#term").send_keys("seventy")
+            self.wait(lambda: "No connection" in self.el("#search-status").text, "the page to say no connection")
+            self.assertIn("error", self.el("#search-status").get_attribute("class"))
+            self.assertEqual(self.titles(), [])
+            self.shot("search-no-connection")
+            # The store answering HTML: "invalid answer" (the seeds' invalid data).
+            self.rig.restart_standin("/search=html")
+            self.el("#term").clear()
+            self.el("#term").send_keys("ninety")
+            self.wait(lambda: "Invalid answer" in self.el("#search-status").text, "the page to say invalid answer")
+        finally:
+            self.rig.restart_standin()
+        # The store back: the same field searches again.
+        self.el("#term").clear()
+        self.el("#term").send_keys("brief")
+        self.wait(lambda: sorted(self.titles()) == sorted(t["trackName"] for t in matching("brief")), "the results once the store is back")
+        self.assertNotIn("error", self.el("#search-status").get_attribute("class"))
 
     # ------------------------------------------------------------ the player screen
 

@@ -35,6 +35,7 @@ const app = {
   chartLoaded: false,
   volumeTimer: 0,
   toastTimer: 0,
+  searchFailedAt: -Infinity,
 };
 
 const TABS = {
@@ -196,7 +197,11 @@ function onEvent(e) {
       else if (e.state === 'ok') toast('Audio output back');
       break;
     case 'error':
-      if (typeof e.message === 'string') toast(e.message);
+      // A failed search already says so in its own words on the search screen.
+      if (typeof e.message === 'string') {
+        const message = e.message;
+        setTimeout(() => { if (performance.now() - app.searchFailedAt > 2000) toast(message); }, 300);
+      }
       break;
     default:
       break;
@@ -398,6 +403,7 @@ function searchFailed(error, term, keep) {
   else if (code === 'invalid-data' || code === 'bad-request') message = 'Invalid answer from the store.';
   else if (code === 'rate-limited') message = 'Too many searches for the store right now; wait a moment.';
   else message = (error && typeof error.message === 'string' && error.message) || 'Something went wrong.';
+  if (code !== 'no-results') app.searchFailedAt = performance.now();
   if (!keep) {
     app.results = [];
     app.mayHaveMore = false;
@@ -551,6 +557,7 @@ function renderPlayer(trackChanged) {
   const title = track ? (text(track.trackName) || 'Untitled') : 'Nothing playing';
   $('title').textContent = title;
   $('artist').textContent = track ? text(track.artistName) : 'Search and tap a track to play it.';
+  $('artist').classList.toggle('hint', !track);
   $('album').textContent = track ? text(track.collectionName) : '';
   $('facts').textContent = track
     ? [releaseDate(track.releaseDate), text(track.primaryGenreName), price(track)].filter(Boolean).join(' · ')
