@@ -481,6 +481,61 @@ class PageTestCase(unittest.TestCase):
         self.wait(lambda: self.el("#title").text in ("A Four Forty", "E Six Sixty", "A Eight Eighty (Mono)"),
                   "the page to catch up")
 
+    def test_modes_mark_share_and_store_link(self):
+        self.play_from_results("sine", "A Four Forty")
+        for mode in ("all", "one", "off"):
+            self.tap(self.el("#repeat"))
+            self.wait(lambda: self.rig.status()["repeat"] == mode, f"repeat {mode}")
+            self.wait(lambda: self.el("#repeat").get_attribute("aria-label") == f"Repeat: {mode}", f"the page to say repeat {mode}")
+        self.tap(self.el("#shuffle"))
+        self.wait(lambda: self.rig.status()["shuffle"] is True, "shuffle on")
+        self.wait(lambda: self.el("#shuffle").get_attribute("aria-pressed") == "true", "the page to say shuffle on")
+        self.tap(self.el("#mark"))
+        self.wait(lambda: self.rig.status()["marked"] is True, "mark")
+        self.wait(lambda: self.el("#mark").get_attribute("aria-pressed") == "true", "the page to say marked")
+        self.tap(self.el("#mark"))
+        self.wait(lambda: self.rig.status()["marked"] is False, "unmark")
+        # The store link: the track's own, opened apart from this page.
+        store = self.el("#store")
+        self.assertEqual(store.get_attribute("href"), BY_TITLE["A Four Forty"]["trackViewUrl"])
+        self.assertEqual(store.get_attribute("target"), "_blank")
+        self.assertEqual(set(store.get_attribute("rel").split()), {"noopener", "noreferrer"})
+        # Share: the Web Share API where the browser has one, else the store link copied (and said so).
+        has_share = self.js("return typeof navigator.share === 'function'")
+        if not has_share:
+            self.tap(self.el("#share"))
+            self.wait(lambda: self.el("#toast").is_displayed(), "share to say what it did")
+            toast = self.el("#toast").text
+            self.assertTrue("copied" in toast or BY_TITLE["A Four Forty"]["trackViewUrl"] in toast, toast)
+
+    def test_installable_dark_and_reduced_motion(self):
+        # The manifest a phone reads to put the remote on its home screen, and its icons.
+        manifest = self.js("""const link = document.querySelector('link[rel=manifest]');
+            return fetch(link.href).then(r => r.json());""")
+        self.assertEqual((manifest["name"], manifest["display"], manifest["start_url"]), ("previewd", "standalone", "/"))
+        self.assertTrue(manifest.get("theme_color"))
+        for icon in manifest["icons"]:
+            size = self.js("""return new Promise(done => { const i = new Image(); i.onload = () => done([i.naturalWidth, i.naturalHeight]);
+                i.onerror = () => done(null); i.src = arguments[0]; });""", icon["src"])
+            self.assertIsNotNone(size, f"{icon['src']} does not load")
+            if icon["sizes"] != "any":
+                self.assertEqual("x".join(map(str, size)), icon["sizes"], icon["src"])
+        self.assertEqual(self.el("link[rel=apple-touch-icon]").get_attribute("href"), self.rig.url + "/icon-192.png")
+        # Dark when the system is dark; no animation when less motion is asked for.
+        light = self.js("return getComputedStyle(document.body).backgroundColor")
+        self.driver.execute_cdp_cmd("Emulation.setEmulatedMedia", {"features": [
+            {"name": "prefers-color-scheme", "value": "dark"}, {"name": "prefers-reduced-motion", "value": "reduce"}]})
+        try:
+            dark = self.js("return getComputedStyle(document.body).backgroundColor")
+            self.assertNotEqual(dark, light)
+            channels = [int(c) for c in dark[dark.index("(") + 1:dark.index(")")].split(",")[:3]]
+            self.assertLess(sum(channels) / 3, 60, f"dark background {dark}")
+            self.assertEqual(self.js("return getComputedStyle(document.getElementById('spinner')).animationName"), "none")
+            self.search("sine")
+            self.shot("search-dark")
+        finally:
+            self.driver.execute_cdp_cmd("Emulation.setEmulatedMedia", {"features": []})
+
     def test_keyboard_and_labels(self):
         # Every button has a name a screen reader can say; space plays and pauses outside the field.
         unnamed = self.js("""return Array.from(document.querySelectorAll('button')).filter(b =>
