@@ -35,6 +35,7 @@ const app = {
   chartLoaded: false,
   volumeTimer: 0,
   toastTimer: 0,
+  pushedPlayer: false,
   searchFailedAt: -Infinity,
 };
 
@@ -499,7 +500,7 @@ async function playResult(index) {
     }
     const status = await request('play', { id: ids[index] });
     applyStatus(status);
-    showScreen('player');
+    openPlayer();
   } catch (error) {
     showError(error);
   }
@@ -584,7 +585,7 @@ function renderPlayer(trackChanged) {
 function renderArtwork(fresh) {
   const status = app.status;
   const id = status && status.track ? status.id : null;
-  const src = id === null || id === undefined ? null : `/art/item/${id}${fresh ? `?v=${Date.now()}` : ''}`;
+  const src = typeof id === 'number' ? `/art/item/${id}${fresh ? `?v=${Date.now()}` : ''}` : null;
   const tall = status && status.track ? isMovie(status.track) : false;
   for (const img of [$('artwork'), $('mini-art')]) {
     const frame = img.parentElement;
@@ -642,11 +643,13 @@ function renderPosition() {
 
 // The bar moves on its own between the position ticks, one frame at a time, only while playing and seen.
 function startFrames() {
-  if (app.frame || !app.status || app.status.state !== 'playing' || document.visibilityState !== 'visible') return;
+  if (app.frame || !app.status || app.status.state !== 'playing' || document.visibilityState !== 'visible' || $('player').hidden) return;
   const step = () => {
     app.frame = 0;
     renderPosition();
-    if (app.status && app.status.state === 'playing' && document.visibilityState === 'visible') app.frame = requestAnimationFrame(step);
+    if (app.status && app.status.state === 'playing' && document.visibilityState === 'visible' && !$('player').hidden) {
+      app.frame = requestAnimationFrame(step);
+    }
   };
   app.frame = requestAnimationFrame(step);
 }
@@ -808,9 +811,21 @@ function showScreen(name) {
   $('search').hidden = player;
   $('player').hidden = !player;
   document.body.dataset.screen = name;
-  if (player) { renderPosition(); startFrames(); $('back').focus({ preventScroll: true }); }
-  if (location.hash !== `#${name}`) history.replaceState(null, '', `#${name}`);
+  if (player) { renderPosition(); startFrames(); $('back').focus({ preventScroll: true }); } else stopFrames();
   window.scrollTo(0, 0);
+}
+
+// The player is a step forward in the history, so a phone's own back gesture returns to the search.
+function openPlayer() {
+  if (location.hash === '#player') { showScreen('player'); return; }
+  app.pushedPlayer = true;
+  location.hash = '#player';   // hashchange shows it
+}
+
+function closePlayer() {
+  if (app.pushedPlayer) { app.pushedPlayer = false; history.back(); return; }
+  history.replaceState(null, '', '#search');
+  showScreen('search');
 }
 
 function showBanner() {
@@ -856,9 +871,9 @@ function wire() {
     else if (e.target.closest('.add')) addResult(index, false);
     else if (e.target.closest('.row-main')) playResult(index);
   });
-  $('open-player').addEventListener('click', () => showScreen('player'));
-  $('mini').addEventListener('click', () => showScreen('player'));
-  $('back').addEventListener('click', () => showScreen('search'));
+  $('open-player').addEventListener('click', openPlayer);
+  $('mini').addEventListener('click', openPlayer);
+  $('back').addEventListener('click', closePlayer);
   $('toggle').addEventListener('click', () => command('toggle'));
   $('prev').addEventListener('click', () => command('prev'));
   $('next').addEventListener('click', () => command('next'));
@@ -937,7 +952,10 @@ function wire() {
       stopFrames();
     }
   });
-  window.addEventListener('hashchange', () => showScreen(location.hash === '#player' ? 'player' : 'search'));
+  window.addEventListener('hashchange', () => {
+    if (location.hash !== '#player') app.pushedPlayer = false;
+    showScreen(location.hash === '#player' ? 'player' : 'search');
+  });
 }
 
 wire();
