@@ -129,6 +129,8 @@ class PageTestCase(unittest.TestCase):
             if parts.scheme not in ("http", "ws") or parts.netloc != origin.netloc:
                 foreign.append(url)
         self.assertEqual(foreign, [], "the page asked another origin")
+        seen = {urlsplit(e["params"]["request"]["url"]).path for e in self.network if e["method"] == "Network.requestWillBeSent"}
+        self.assertTrue({"/", "/app.js", "/app.css"} <= seen, f"the network log missed the page's own requests: {seen}")
         csp = [e["message"] for e in self.console if "Content Security Policy" in e["message"]]
         self.assertEqual(csp, [], "the page broke its Content-Security-Policy")
 
