@@ -257,13 +257,14 @@ public final class StandInServer {
     }
 
     /// Artwork as Apple serves it: `NAME/600x600bb.jpg` is `NAME.jpg` of the artwork folder (beside
-    /// the previews; only that size, so a client must ask for it), a plain `FILE` is that file.
+    /// the previews; at 600 or at the catalog's own 100, no other size, so a client must ask for
+    /// one of those), a plain `FILE` is that file.
     private func artwork(_ rest: String) -> [UInt8]? {
         let folder = previewsDirectory.deletingLastPathComponent().appendingPathComponent("artwork")
         let parts = rest.split(separator: "/")
         let file: String
         switch parts.count {
-        case 2 where parts[1] == "600x600bb.jpg": file = parts[0] + ".jpg"
+        case 2 where parts[1] == "600x600bb.jpg" || parts[1] == "100x100bb.jpg": file = parts[0] + ".jpg"
         case 1: file = String(parts[0])
         default: return nil
         }

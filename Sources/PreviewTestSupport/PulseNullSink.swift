@@ -15,12 +15,15 @@ public final class PulseNullSink {
     }
 
     /// Loads a new null sink with a unique name (on `server`, else the default one), running at `rate`.
-    public init(server: String? = nil, rate: Int = 48_000) throws {
+    /// `rewinds: false` makes a sink that never takes back what it rendered: its monitor then records
+    /// the start of a stream exactly as written. A sink that rewinds (every real one) re-renders for
+    /// its device what it had rendered ahead, but a monitor cannot take back what it already delivered.
+    public init(server: String? = nil, rate: Int = 48_000, rewinds: Bool = true) throws {
         guard let pactl = ProcessRunner.which("pactl") else { throw TestSupportError("pactl not found (pulseaudio-utils)") }
         name = "previewd_test_\(getpid())_\(UInt32.random(in: 0...UInt32.max))"
         serverArguments = server.map { ["--server", $0] } ?? []
         let result = try ProcessRunner.run(pactl, serverArguments + ["load-module", "module-null-sink", "sink_name=\(name)",
-                                                   "rate=\(rate)", "channels=2"], timeout: 10)
+                                                   "rate=\(rate)", "channels=2"] + (rewinds ? [] : ["norewinds=1"]), timeout: 10)
         guard result.status == 0 else { throw TestSupportError("pactl load-module failed: \(result.stderr)") }
         module = result.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
     }

@@ -135,4 +135,21 @@ final class VocabularyEndToEndTests: SharedServerTestCase {
         let broken = try daemon.request(#"{"cmd":"artwork","args":{"original":true,"index":2}}"#)
         XCTAssertTrue(broken.contains("\"ok\":false"), broken)
     }
+
+    /// A results list's pictures, by track id, for tracks answered and never queued (a web page's
+    /// search); previewd fetches only what the catalog named, and nothing not answered lately.
+    func testTheArtworkOfAnsweredTracksByTrackId() throws {
+        XCTAssertEqual(try daemon.ctl("clear").status, 0)
+        let found = try answer(CatalogReport.self, #"{"cmd":"search","args":{"term":"sine waves","queue":false}}"#)
+        let first = try XCTUnwrap(found.results.first?.trackId)
+        let jpeg = try XCTUnwrap(FileManager.default.contents(atPath: Fixtures.directory.path + "/artwork/quadrants.jpg"))
+        for small in [false, true] {
+            let picture = try answer(ArtworkFileReport.self, #"{"cmd":"artwork","args":{"original":true,"trackId":\#(first),"small":\#(small)}}"#)
+            XCTAssertEqual(picture.mime, "image/jpeg")
+            XCTAssertEqual(Data(picture.data), jpeg, small ? "Apple's 100-pixel one" : "the 600-pixel one")
+        }
+        XCTAssertEqual(try queue().items.count, 0, "the queue is untouched")
+        let unknown = try daemon.request(#"{"cmd":"artwork","args":{"original":true,"trackId":424242}}"#)
+        XCTAssertTrue(unknown.contains("\"ok\":false") && unknown.contains("not answered lately"), unknown)
+    }
 }

@@ -52,7 +52,12 @@ extension ControlCommand {
         case "info": self = .info(try Self.ref(args))
         case "artwork" where try Self.bool(args, "original") == true:
             let offset = try Self.index(args, "offset") ?? 0
-            self = .artworkFile(try Self.ref(args), offset: offset)
+            if let trackId = try Self.int(args, "trackId") {
+                guard args["index"] == nil, args["id"] == nil else { throw ControlError(.badArgument, "give \"trackId\", \"index\" or \"id\", one of them") }
+                self = .trackArtworkFile(trackId: trackId, small: try Self.bool(args, "small") ?? false, offset: offset)
+            } else {
+                self = .artworkFile(try Self.ref(args), offset: offset)
+            }
         case "artwork":
             let width = try Self.int(args, "width") ?? 32, height = try Self.int(args, "height") ?? 32
             guard (1...ArtworkRequest.maxSide).contains(width), (1...ArtworkRequest.maxSide).contains(height) else {

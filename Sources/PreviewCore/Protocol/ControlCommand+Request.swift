@@ -40,6 +40,10 @@ extension ControlCommand {
             var args: [String: JSONValue] = ["original": .bool(true), "offset": .number(Double(offset))]
             if let item { args.merge(Self.args(item)) { $1 } }
             return ControlRequest(id: id, cmd: "artwork", args: args)
+        case .trackArtworkFile(let trackId, let small, let offset):
+            var args: [String: JSONValue] = ["original": .bool(true), "trackId": .number(Double(trackId)), "offset": .number(Double(offset))]
+            if small { args["small"] = .bool(true) }
+            return ControlRequest(id: id, cmd: "artwork", args: args)
         case .share: return ControlRequest(id: id, cmd: "share")
         case .clear: return ControlRequest(id: id, cmd: "clear")
         case .shuffleQueue(let range):

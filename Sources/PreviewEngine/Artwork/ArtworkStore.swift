@@ -80,24 +80,27 @@ public final class ArtworkStore: @unchecked Sendable {   // confined to the engi
 
     /// The cached file of the artwork at `url`, fetched first when it is not here; nil when it
     /// cannot be had (refused, not found, not a JPEG or PNG). Concurrent calls share one fetch.
-    public func fetch(_ url: String) async -> String? {
-        if let path = cachedPath(for: url) { return path }
-        guard !failed.contains(url) else { return nil }
-        if fetching[url] != nil {
-            return await withCheckedContinuation { fetching[url]?.append($0) }
+    /// `large`: Apple's 600-pixel image when it has one (`ArtworkSource`); else the URL as named.
+    public func fetch(_ url: String, large: Bool = true) async -> String? {
+        let key = large ? url : url + " as named"   // never a URL: a space
+        if let path = cachedPath(for: key) { return path }
+        guard !failed.contains(key) else { return nil }
+        if fetching[key] != nil {
+            return await withCheckedContinuation { fetching[key]?.append($0) }
         }
-        fetching[url] = []
-        let path = await download(url)
+        fetching[key] = []
+        let candidates = large ? ArtworkSource.candidates(for: url) : PreviewURLPolicy.isFetchable(url) ? [url] : []
+        let path = await download(candidates, key: key)
         if path == nil {
             if failed.count >= 1024 { failed.removeAll() }
-            failed.insert(url)
+            failed.insert(key)
         }
-        for waiter in fetching.removeValue(forKey: url) ?? [] { waiter.resume(returning: path) }
+        for waiter in fetching.removeValue(forKey: key) ?? [] { waiter.resume(returning: path) }
         return path
     }
 
-    private func download(_ url: String) async -> String? {
-        for candidate in ArtworkSource.candidates(for: url) {
+    private func download(_ candidates: [String], key: String) async -> String? {
+        for candidate in candidates {
             if let reason = PreviewURLPolicy.localAddressReason(candidate, apiOrigin: localOrigin) {
                 log(.warning, "artwork refused: \(reason)")
                 return nil
@@ -120,15 +123,15 @@ public final class ArtworkStore: @unchecked Sendable {   // confined to the engi
                 log(.info, "artwork \(candidate) is not a JPEG or PNG; not used")
                 continue
             }
-            return await store(response.body, kind: kind, url: url)
+            return await store(response.body, kind: kind, key: key)
         }
         return nil
     }
 
     /// Writes the image (to a temporary name, then renamed) and removes the least recently used
     /// files past the bounds; the path, or nil when it could not be written.
-    private func store(_ bytes: [UInt8], kind: ArtworkSource.Kind, url: String) async -> String? {
-        let name = SHA256.hex(Array(url.utf8)) + "." + kind.fileExtension
+    private func store(_ bytes: [UInt8], kind: ArtworkSource.Kind, key: String) async -> String? {
+        let name = SHA256.hex(Array(key.utf8)) + "." + kind.fileExtension
         uses += 1
         files[name] = (bytes.count, uses)
         var evicted: [String] = []

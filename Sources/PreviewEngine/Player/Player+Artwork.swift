@@ -55,7 +55,22 @@ extension Player {
         guard let item = item ?? core.transport.item else { throw ControlError(.rejected, "nothing is playing") }
         guard let artwork else { throw ControlError(.rejected, "artwork is off (no cache folder)") }
         guard let url = core.artworkURL(item: item) else { throw ControlError(.rejected, "the track has no artwork") }
-        guard let path = await artwork.fetch(url) else { throw ControlError(.rejected, "the artwork could not be fetched") }
+        return try await artworkChunk(artwork, url: url, large: true, offset: offset)
+    }
+
+    /// A chunk of the artwork file of track `trackId`, answered lately by a catalog call or in the
+    /// queue; `small`: Apple's 100-pixel image, for a results list.
+    func artworkFile(trackId: Int, small: Bool, offset: Int) async throws -> ArtworkFileReport {
+        guard let artwork else { throw ControlError(.rejected, "artwork is off (no cache folder)") }
+        let queued = core.queue.items.first { $0.track.trackId == trackId }.flatMap { core.artworkURL(item: $0.id) }
+        guard let url = recentArtwork.url(trackId: trackId) ?? queued else {
+            throw ControlError(.rejected, "track \(trackId) was not answered lately, or has no artwork")
+        }
+        return try await artworkChunk(artwork, url: url, large: !small, offset: offset)
+    }
+
+    private func artworkChunk(_ artwork: ArtworkStore, url: String, large: Bool, offset: Int) async throws -> ArtworkFileReport {
+        guard let path = await artwork.fetch(url, large: large) else { throw ControlError(.rejected, "the artwork could not be fetched") }
         let chunk = await ArtworkStore.onDisk { ArtworkStore.read(path, offset: offset, count: ArtworkFileReport.maxChunk) }
         guard let chunk else { throw ControlError(.invalidData, "artwork: cannot read \(path)") }
         let mime = path.hasSuffix(".png") ? "image/png" : "image/jpeg"

@@ -62,6 +62,8 @@ public actor Player {
     let artwork: ArtworkStore?
     /// Artwork fetches under way, by URL; shutdown waits for them.
     var artworkFetches: [String: Task<Void, Never>] = [:]
+    /// The artwork URLs of the tracks lately answered, for `artwork {"trackId"}`.
+    var recentArtwork = RecentArtwork()
     /// The saved lists and the shortlist (`Player+Lists.swift`); nil: none.
     let lists: ListStore?
     /// The history of previews heard; nil: none is kept.
@@ -155,6 +157,8 @@ public actor Player {
             return .artwork(try await artworkThumbnail(item.map { ref throws(ControlError) in try core.queue.id(of: ref) }, width: width, height: height))
         case .artworkFile(let item, let offset):
             return .artworkFile(try await artworkFile(item.map { ref throws(ControlError) in try core.queue.id(of: ref) }, offset: offset))
+        case .trackArtworkFile(let trackId, let small, let offset):
+            return .artworkFile(try await artworkFile(trackId: trackId, small: small, offset: offset))
         case .share: return .share(try share())
         case .clear:
             lastSearch = nil
