@@ -70,7 +70,7 @@ struct PreviewdWeb: AsyncParsableCommand {
 
         let inherited = SocketActivation.inheritedSockets()
         let addresses = inherited.isEmpty ? listenAddresses : inherited.compactMap(SocketActivation.localAddress)
-        guard inherited.count == addresses.count else { throw fail("a socket systemd handed over is not a TCP socket") }
+        guard inherited.isEmpty || inherited.count == addresses.count else { throw fail("a socket systemd handed over is not a TCP socket") }
         if addresses.contains(where: { !$0.isLoopback }), tokens.current() == nil {
             throw fail("listening on \(addresses.filter { !$0.isLoopback }.map(\.description).joined(separator: ", ")) needs pairing: run `previewd-web --pair` first (no token in \(tokens.path))")
         }
@@ -80,26 +80,29 @@ struct PreviewdWeb: AsyncParsableCommand {
         let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
         let link = DaemonLink(socketPath: socket ?? SocketPath.defaultPath(), group: group)
         let guardian = RequestGuard(hosts: HostPolicy(listeners: addresses, allowHosts: allowHost, tls: false), tokens: tokens)
-        let child = WebServer(link: link, guardian: guardian, tls: false, logger: logger).childChannel()
+        let web = WebServer(link: link, guardian: guardian, tls: false, logger: logger)
+        let child = web.childChannel()
+        let admit = web.admitsUpgrade
 
         var listeners: [Listener<HTTP1WebSocketUpgradeChannel>] = []
         do {
             if inherited.isEmpty {
-                for address in addresses { listeners.append(try await .bind(address, child: child, group: group, logger: logger)) }
+                for address in addresses { listeners.append(try await .bind(address, child: child, admit: admit, group: group, logger: logger)) }
             } else {
-                for fd in inherited { listeners.append(try await .adopt(fd, child: child, group: group, logger: logger)) }
+                for fd in inherited { listeners.append(try await .adopt(fd, child: child, admit: admit, group: group, logger: logger)) }
             }
         } catch {
             throw fail("cannot listen: \(error)")
         }
-        for listener in listeners {
-            StandardStream.out("previewd-web: serving http://\(listener.address?.description ?? "?")/\n")
-        }
-
+        // "serving" is printed once the first try to reach previewd is over, so a page opened at
+        // once hears whether previewd is up rather than a "down" that turns "up" a moment later.
         let serving = listeners, log = logger
+        let (attempted, attemptDone) = AsyncStream.makeStream(of: Void.self)
         await withDiscardingTaskGroup { group in
-            group.addTask { await link.run() }
+            group.addTask { await link.run(firstAttempt: { attemptDone.finish() }) }
+            for await _ in attempted {}
             for listener in serving {
+                StandardStream.out("previewd-web: serving http://\(listener.address?.description ?? "?")/\n")
                 group.addTask { try? await listener.serve(logger: log) }
             }
         }

@@ -107,14 +107,20 @@ final class DaemonLink: Sendable {
 
     // MARK: The connection
 
-    /// Connects, and reconnects whenever previewd goes away, until the task is cancelled.
-    func run() async {
+    /// Connects, and reconnects whenever previewd goes away, until the task is cancelled;
+    /// `firstAttempt` is called once the first try has ended (connected or not).
+    func run(firstAttempt: @Sendable () -> Void = {}) async {
         var delay = Duration.milliseconds(100)
+        var first = true
         while !Task.isCancelled {
-            if let channel = await connect() {
+            let channel = await connect()
+            if let channel {
                 delay = .milliseconds(100)
                 waker.reset()
                 connected(channel)
+            }
+            if first { first = false; firstAttempt() }
+            if let channel {
                 try? await channel.closeFuture.get()
                 disconnected(channel)
             }

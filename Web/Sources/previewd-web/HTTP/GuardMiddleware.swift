@@ -10,7 +10,8 @@ struct GuardMiddleware: RouterMiddleware {
     func handle(_ request: Request, context: WebContext, next: (Request, WebContext) async throws -> Response) async throws -> Response {
         let head = HTTPRequest(method: request.method, scheme: request.head.scheme, authority: request.head.authority,
                                path: request.head.path, headerFields: request.headers)
-        guard let refusal = guardian.refusal(for: head, loopback: context.loopback, upgrade: false) else {
+        // /ws is checked as the upgrade it should have been (the gate let it through as plain HTTP).
+        guard let refusal = guardian.refusal(for: head, loopback: context.loopback, upgrade: request.uri.path == "/ws") else {
             return try await next(request, context)
         }
         if refusal == .unpaired, request.uri.path == "/" {

@@ -1,3 +1,4 @@
+import HTTPTypes
 import HummingbirdCore
 import Logging
 import NIOCore
@@ -9,6 +10,9 @@ struct Listener<Child: ServerChildChannel>: Sendable {
     let server: NIOAsyncChannel<Child.Value, Never>
     let child: Child
 
+    /// Whether a WebSocket upgrade may go ahead (`UpgradeGate`).
+    typealias Admit = @Sendable (HTTPRequest, Bool) -> Bool
+
     /// The address it listens on, as previewd-web's guards see it.
     var address: ListenAddress? {
         guard let local = server.channel.localAddress, let ip = local.ipAddress, let port = local.port else { return nil }
@@ -16,19 +20,26 @@ struct Listener<Child: ServerChildChannel>: Sendable {
     }
 
     /// Binds `address`.
-    static func bind(_ address: ListenAddress, child: Child, group: any EventLoopGroup, logger: Logger) async throws -> Self {
+    static func bind(_ address: ListenAddress, child: Child, admit: @escaping Admit, group: any EventLoopGroup, logger: Logger) async throws -> Self {
         let server = try await bootstrap(group).bind(host: address.host, port: address.port) { channel in
-            child.setup(channel: channel, logger: logger)
+            setUp(channel, child: child, admit: admit, logger: logger)
         }
         return Self(server: server, child: child)
     }
 
     /// Takes over `fd`, a listening TCP socket systemd made (previewd-web.socket).
-    static func adopt(_ fd: Int32, child: Child, group: any EventLoopGroup, logger: Logger) async throws -> Self {
+    static func adopt(_ fd: Int32, child: Child, admit: @escaping Admit, group: any EventLoopGroup, logger: Logger) async throws -> Self {
         let server = try await bootstrap(group).bind(fd) { channel in
-            child.setup(channel: channel, logger: logger)
+            setUp(channel, child: child, admit: admit, logger: logger)
         }
         return Self(server: server, child: child)
+    }
+
+    private static func setUp(_ channel: any Channel, child: Child, admit: @escaping Admit, logger: Logger) -> EventLoopFuture<Child.Value> {
+        child.setup(channel: channel, logger: logger).flatMapThrowing { value in
+            try UpgradeGate.install(on: channel, admit: admit)
+            return value
+        }
     }
 
     private static func bootstrap(_ group: any EventLoopGroup) -> ServerBootstrap {

@@ -27,6 +27,9 @@ struct PageRequest: Sendable {
     struct Rejection: Error {
         let id: JSONValue?
         let answer: JSONValue
+        /// Not a request at all (not an object, no cmd): `POST /api` answers 400; a command outside
+        /// the list gets previewd's kind of answer, 200.
+        var malformed = true
     }
 
     /// Reads one request from `bytes`.
@@ -42,7 +45,7 @@ struct PageRequest: Sendable {
             throw Rejection(id: id, answer: DaemonLink.failure("bad-request", "cmd must be a string"))
         }
         guard allowed.contains(cmd) else {
-            throw Rejection(id: id, answer: DaemonLink.failure("bad-request", "\(cmd) is not allowed from the web remote"))
+            throw Rejection(id: id, answer: DaemonLink.failure("bad-request", "\(cmd) is not allowed from the web remote"), malformed: false)
         }
         switch object["args"] {
         case nil, .null?: return PageRequest(id: id, cmd: cmd, args: nil)

@@ -54,7 +54,7 @@ struct Routes: Sendable {
         do {
             parsed = try PageRequest.parse(body.readableBytesView)
         } catch {
-            return Self.json(.badRequest, PageRequest.text(of: error.answer, id: error.id))
+            return Self.json(error.malformed ? .badRequest : .ok, PageRequest.text(of: error.answer, id: error.id))
         }
         let answer = await link.call(parsed.cmd, args: parsed.args)
         return Self.json(.ok, PageRequest.text(of: answer, id: parsed.id))

@@ -17,6 +17,14 @@ struct WebServer: Sendable {
     /// Most WebSockets open at once.
     static let maxPages = 32
 
+    /// Whether a WebSocket upgrade may go ahead: to /ws, past the guard, with room for one more page.
+    var admitsUpgrade: @Sendable (HTTPRequest, Bool) -> Bool {
+        { [guardian, link] request, loopback in
+            RequestGuard.path(of: request) == "/ws" && guardian.refusal(for: request, loopback: loopback, upgrade: true) == nil
+                && link.pageCount < Self.maxPages
+        }
+    }
+
     /// The child channel every accepted connection is set up with.
     func childChannel() -> HTTP1WebSocketUpgradeChannel {
         let router = Router(context: WebContext.self)
