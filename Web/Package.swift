@@ -1,0 +1,48 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+// previewd-web: a web remote for previewd, in a package of its own so that Hummingbird is built once,
+// in release, and never in the main package's debug and sanitizer passes. It is a client of previewd's
+// control socket like previewctl; the daemon gains no HTTP code.
+let package = Package(
+    name: "previewd-web",
+    platforms: [.macOS(.v15)],
+    products: [
+        .executable(name: "previewd-web", targets: ["previewd-web"]),
+    ],
+    dependencies: [
+        .package(name: "previewd", path: ".."),
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.0.0"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird-websocket", from: "2.0.0"),
+        .package(url: "https://github.com/apple/swift-nio", from: "2.81.0"),
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+    ],
+    targets: [
+        // Debian's libqrencode, for the pairing QR code drawn in the terminal.
+        .systemLibrary(name: "CQREncode", path: "CModules/CQREncode", pkgConfig: "libqrencode",
+                       providers: [.apt(["libqrencode-dev"])]),
+        .executableTarget(
+            name: "previewd-web",
+            dependencies: [
+                "CQREncode",
+                .product(name: "PreviewCore", package: "previewd"),
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            // The pages live in the binary: nothing beside it to find or lose.
+            resources: [
+                .embedInCode("Pages/index.html"),
+                .embedInCode("Pages/app.css"),
+                .embedInCode("Pages/app.js"),
+                .embedInCode("Pages/manifest.webmanifest"),
+                .embedInCode("Pages/icon.svg"),
+                .embedInCode("Pages/icon-192.png"),
+                .embedInCode("Pages/icon-512.png"),
+            ]
+        ),
+    ]
+)

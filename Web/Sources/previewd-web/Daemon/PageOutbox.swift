@@ -1,0 +1,24 @@
+import Synchronization
+
+/// Where text for one page's WebSocket waits to be written: bounded, so a page that stops reading
+/// (a phone gone to sleep with the socket open) is dropped instead of holding memory.
+final class PageOutbox: Sendable {
+    /// Messages waiting at most for one page.
+    static let capacity = 512
+
+    /// The messages, read by the WebSocket's writer; it ends when the page is dropped.
+    let messages: AsyncStream<String>
+    private let continuation: AsyncStream<String>.Continuation
+
+    init() {
+        (messages, continuation) = AsyncStream.makeStream(of: String.self, bufferingPolicy: .bufferingOldest(Self.capacity))
+    }
+
+    /// Queues `text` for the page; when the page is that far behind, ends its stream (its WebSocket closes).
+    func send(_ text: String) {
+        if case .dropped = continuation.yield(text) { continuation.finish() }
+    }
+
+    /// Ends the stream: the writer closes the WebSocket.
+    func finish() { continuation.finish() }
+}

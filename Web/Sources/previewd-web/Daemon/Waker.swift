@@ -1,0 +1,41 @@
+import Synchronization
+
+/// A back-off wait that ends early when someone needs the link (a page's request while previewd is
+/// down): the reconnect loop sleeps only while previewd is away, and never longer than it must.
+final class Waker: Sendable {
+    private struct State {
+        var waiter: CheckedContinuation<Void, Never>?
+        var pending = false
+    }
+    private let state = Mutex(State())
+
+    /// Waits `duration`, or less if `wake()` is called meanwhile (or was since the last `reset()`).
+    func wait(for duration: Duration) async {
+        let timer = Task { [weak self] in
+            try? await Task.sleep(for: duration)
+            self?.wake()
+        }
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            let now = state.withLock { state -> Bool in
+                if state.pending { state.pending = false; return true }
+                state.waiter = continuation
+                return false
+            }
+            if now { continuation.resume() }
+        }
+        timer.cancel()
+    }
+
+    /// Ends the current wait, or the next one if none is running.
+    func wake() {
+        let waiter = state.withLock { state -> CheckedContinuation<Void, Never>? in
+            guard let waiter = state.waiter else { state.pending = true; return nil }
+            state.waiter = nil
+            return waiter
+        }
+        waiter?.resume()
+    }
+
+    /// Forgets a wake that came while connected: it asked for nothing.
+    func reset() { state.withLock { $0.pending = false } }
+}

@@ -1,0 +1,89 @@
+import HTTPTypes
+import Hummingbird
+import NIOCore
+import PreviewCore
+
+/// The HTTP routes: the embedded pages, `POST /api`, the artwork, pairing. The guards and headers
+/// run in front of them all (`WebServer.makeRouter`).
+struct Routes: Sendable {
+    let link: DaemonLink
+    let tokens: TokenStore
+    let tls: Bool
+    /// Most WebSockets open at once.
+    let maxPages: Int
+
+    /// The largest request body taken.
+    static let maxBody = 64 * 1024
+
+    func add(to router: Router<WebContext>) {
+        let pages: [(String, [UInt8], String)] = [
+            ("/", PackageResources.index_html, "text/html; charset=utf-8"),
+            ("/app.js", PackageResources.app_js, "text/javascript; charset=utf-8"),
+            ("/app.css", PackageResources.app_css, "text/css; charset=utf-8"),
+            ("/manifest.webmanifest", PackageResources.manifest_webmanifest, "application/manifest+json"),
+            ("/icon.svg", PackageResources.icon_svg, "image/svg+xml"),
+            ("/icon-192.png", PackageResources.icon_192_png, "image/png"),
+            ("/icon-512.png", PackageResources.icon_512_png, "image/png"),
+        ]
+        for (path, bytes, type) in pages {
+            let buffer = ByteBuffer(bytes: bytes)
+            router.get(RouterPath(path)) { _, _ in
+                Response(status: .ok, headers: [.contentType: type, .cacheControl: "no-cache"], body: .init(byteBuffer: buffer))
+            }
+        }
+        router.post("/api") { request, _ in try await api(request) }
+        router.get("/art/item/:id") { _, context in
+            await artwork(["id": .number(Double(try context.parameters.require("id", as: Int.self)))])
+        }
+        router.get("/art/track/:trackId") { request, context in
+            var selector: [String: JSONValue] = ["trackId": .number(Double(try context.parameters.require("trackId", as: Int.self)))]
+            if request.uri.queryParameters["small"] == "1" { selector["small"] = .bool(true) }
+            return await artwork(selector)
+        }
+        router.get("/pair") { request, _ in pair(request) }
+        router.get("/ws") { _, _ in
+            // Reached only when no upgrade happened: not a WebSocket request, or all places taken.
+            link.pageCount >= maxPages ? Self.text(.serviceUnavailable, "too many pages are open\n")
+                                       : Self.text(.upgradeRequired, "a WebSocket is expected here\n")
+        }
+    }
+
+    private func api(_ request: Request) async throws -> Response {
+        let body = try await request.body.collect(upTo: Self.maxBody)
+        let parsed: PageRequest
+        do {
+            parsed = try PageRequest.parse(body.readableBytesView)
+        } catch {
+            return Self.json(error.malformed ? .badRequest : .ok, PageRequest.text(of: error.answer, id: error.id))
+        }
+        let answer = await link.call(parsed.cmd, args: parsed.args)
+        return Self.json(.ok, PageRequest.text(of: answer, id: parsed.id))
+    }
+
+    private func artwork(_ selector: [String: JSONValue]) async -> Response {
+        switch await ArtworkFetcher(link: link).fetch(selector) {
+        case .image(let mime, let bytes):
+            return Response(status: .ok, headers: [.contentType: mime, .cacheControl: "private, max-age=86400"],
+                            body: .init(byteBuffer: ByteBuffer(bytes: bytes)))
+        case .none: return Self.text(.notFound, "no artwork\n")
+        case .unavailable: return Self.text(.serviceUnavailable, "previewd is not running\n")
+        case .failed(let why): return Self.text(.badGateway, why + "\n")
+        }
+    }
+
+    private func pair(_ request: Request) -> Response {
+        guard let token = request.uri.queryParameters["token"].map(String.init), tokens.matches(token) else {
+            return Self.text(.forbidden, "this pairing address is not (or no longer) valid\n")
+        }
+        let cookie = "\(RequestGuard.cookieName)=\(token); HttpOnly; SameSite=Strict; Path=/" + (tls ? "; Secure" : "")
+        return Response(status: .seeOther, headers: [.location: "/", .setCookie: cookie, .cacheControl: "no-store"])
+    }
+
+    static func text(_ status: HTTPResponse.Status, _ body: String) -> Response {
+        Response(status: status, headers: [.contentType: "text/plain; charset=utf-8"], body: .init(byteBuffer: .init(string: body)))
+    }
+
+    static func json(_ status: HTTPResponse.Status, _ body: String) -> Response {
+        Response(status: status, headers: [.contentType: "application/json"], body: .init(byteBuffer: .init(string: body)))
+    }
+}

@@ -1,0 +1,120 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import Synchronization
+
+/// The pairing token: 32 random bytes as base64url in `DIR/web-token` (0600, folder 0700). The
+/// server reads it again whenever the file changes, so `--pair --revoke` locks out the old cookie
+/// at once, with no timer and no restart.
+final class TokenStore: Sendable {
+    /// The token file's path.
+    let path: String
+    /// The folder holding it.
+    let directory: String
+
+    private struct Cache {
+        var stamp: [Int] = []
+        var token: String?
+    }
+    private let cache = Mutex(Cache())
+
+    init(directory: String) {
+        self.directory = directory
+        path = directory + "/web-token"
+    }
+
+    /// `$XDG_CONFIG_HOME/previewd`, else `$HOME/.config/previewd`.
+    static func defaultDirectory() -> String {
+        if let xdg = getenv("XDG_CONFIG_HOME").map({ String(cString: $0) }), xdg.hasPrefix("/") { return xdg + "/previewd" }
+        let home = getenv("HOME").map { String(cString: $0) } ?? "/"
+        return home + "/.config/previewd"
+    }
+
+    /// The token now in the file, or nil when there is none (or it cannot be read).
+    func current() -> String? {
+        var info = stat()
+        guard stat(path, &info) == 0 else {
+            cache.withLock { $0 = Cache() }
+            return nil
+        }
+        let stamp = [Int(info.st_ino), Int(info.st_size), Int(info.st_mtim.tv_sec), Int(info.st_mtim.tv_nsec)]
+        if let hit = cache.withLock({ $0.stamp == stamp ? $0.token : nil }) { return hit }
+        let token = Self.readToken(path)
+        cache.withLock { $0 = Cache(stamp: stamp, token: token) }
+        return token
+    }
+
+    /// Whether `candidate` is the current token, compared in constant time.
+    func matches(_ candidate: String) -> Bool {
+        guard let token = current() else { return false }
+        let a = Array(token.utf8), b = Array(candidate.utf8)
+        guard a.count == b.count else { return false }
+        var difference: UInt8 = 0
+        for i in a.indices { difference |= a[i] ^ b[i] }
+        return difference == 0
+    }
+
+    /// Makes a new token and writes it (replacing any old one), returning it.
+    func create() throws(PairingError) -> String {
+        try makeFolder()
+        var bytes = [UInt8](repeating: 0, count: 32)
+        var rng = SystemRandomNumberGenerator()
+        for i in bytes.indices { bytes[i] = rng.next() }
+        let token = Base64URL.encode(bytes)
+        let temporary = path + ".new"
+        unlink(temporary)
+        let fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
+        guard fd >= 0 else { throw .io("cannot write \(temporary)", errno) }
+        let line = Array((token + "\n").utf8)
+        let written = line.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
+        let synced = fsync(fd) == 0
+        close(fd)
+        guard written == line.count, synced, rename(temporary, path) == 0 else {
+            unlink(temporary)
+            throw .io("cannot write \(path)", errno)
+        }
+        return token
+    }
+
+    /// The folder, 0700, made with its parents when missing; an existing one is narrowed to 0700.
+    private func makeFolder() throws(PairingError) {
+        var prefix = ""
+        for part in directory.split(separator: "/") {
+            prefix += "/" + part
+            if mkdir(prefix, 0o700) != 0 && errno != EEXIST { throw .io("cannot make \(prefix)", errno) }
+        }
+        guard chmod(directory, 0o700) == 0 else { throw .io("cannot set the mode of \(directory)", errno) }
+    }
+
+    private static func readToken(_ path: String) -> String? {
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { return nil }
+        defer { close(fd) }
+        var buffer = [UInt8](repeating: 0, count: 256)
+        let count = Glibc.read(fd, &buffer, buffer.count)
+        guard count > 0 else { return nil }
+        let text = String(decoding: buffer[..<count], as: UTF8.self).trimmingWhitespace
+        return text.count >= 16 ? text : nil  // a truncated or empty file pairs nobody
+    }
+}
+
+/// Why pairing could not be set up.
+enum PairingError: Error, CustomStringConvertible {
+    case io(String, Int32)
+
+    var description: String {
+        switch self {
+        case .io(let what, let code): "\(what): \(String(cString: strerror(code)))"
+        }
+    }
+}
+
+extension String {
+    /// The text without spaces and line ends around it.
+    var trimmingWhitespace: String {
+        var s = Substring(self)
+        while let c = s.first, c.isWhitespace { s.removeFirst() }
+        while let c = s.last, c.isWhitespace { s.removeLast() }
+        return String(s)
+    }
+}

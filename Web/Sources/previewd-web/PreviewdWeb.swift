@@ -1,0 +1,131 @@
+import ArgumentParser
+#if canImport(Glibc)
+import Glibc
+#endif
+import HummingbirdWebSocket
+import Logging
+import NIOPosix
+import PreviewCore
+
+/// previewd-web: previewd's remote in a browser, over one connection to previewd's control socket.
+@main
+struct PreviewdWeb: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "previewd-web",
+        abstract: "A web remote for previewd: search, the player and the queue on a phone or a desktop browser.",
+        discussion: """
+            previewd-web serves one page (search and player) and relays previewd's events to it over a \
+            WebSocket; it talks to previewd through its control socket, like previewctl.
+
+            On loopback (the default, 127.0.0.1:8765) no secret is needed. Any other listen address needs \
+            pairing: run `previewd-web --pair` once, open the address it prints (or scan its QR code) on the \
+            phone; the token is kept in CONFIG/web-token (0600) and in the phone's cookie. \
+            `previewd-web --pair --revoke` makes a new token and unpairs every device.
+
+            Every request's Host must be one previewd-web serves; WebSocket upgrades and requests that change \
+            anything need the page's own Origin and a JSON body. Under systemd, previewd-web.socket hands \
+            the listening socket over and --listen is not needed.
+            """)
+
+    @Option(name: .customLong("listen"), help: ArgumentHelp("Listen on ADDRESS: IP:PORT or [IPv6]:PORT (repeatable).", valueName: "address"))
+    var listen: [String] = []
+
+    @Option(help: ArgumentHelp("previewd's control socket (default: $XDG_RUNTIME_DIR/previewd.sock, as previewctl finds it).", valueName: "path"))
+    var socket: String?
+
+    @Option(name: .customLong("allow-host"), help: ArgumentHelp("Also answer to the host name NAME (a DNS name for this machine; repeatable).", valueName: "name"))
+    var allowHost: [String] = []
+
+    @Flag(help: "Print the pairing address and its QR code (making the token when there is none), and exit.")
+    var pair = false
+
+    @Flag(help: "With --pair: make a new token first; every paired device must pair again.")
+    var revoke = false
+
+    @Option(name: .customLong("url-host"), help: ArgumentHelp("With --pair: the host name or address the phone should open.", valueName: "name"))
+    var urlHost: String?
+
+    @Option(name: .customLong("config-dir"), help: ArgumentHelp("Where the token lives (default: $XDG_CONFIG_HOME/previewd).", valueName: "dir"))
+    var configDir: String?
+
+    func validate() throws {
+        if revoke && !pair { throw ValidationError("--revoke goes with --pair") }
+        if urlHost != nil && !pair { throw ValidationError("--url-host goes with --pair") }
+        for text in listen {
+            guard let address = ListenAddress(text), address.port > 0 else {
+                throw ValidationError("--listen \(text): expected IP:PORT or [IPv6]:PORT with a port from 1 to 65535")
+            }
+        }
+    }
+
+    /// The listen addresses given, or the default.
+    var listenAddresses: [ListenAddress] {
+        let given = listen.compactMap(ListenAddress.init)
+        return given.isEmpty ? [ListenAddress("127.0.0.1:8765")!] : given
+    }
+
+    func run() async throws {
+        let tokens = TokenStore(directory: configDir ?? TokenStore.defaultDirectory())
+        if pair { return try printPairing(tokens) }
+
+        let inherited = SocketActivation.inheritedSockets()
+        let addresses = inherited.isEmpty ? listenAddresses : inherited.compactMap(SocketActivation.localAddress)
+        guard inherited.isEmpty || inherited.count == addresses.count else { throw fail("a socket systemd handed over is not a TCP socket") }
+        if addresses.contains(where: { !$0.isLoopback }), tokens.current() == nil {
+            throw fail("listening on \(addresses.filter { !$0.isLoopback }.map(\.description).joined(separator: ", ")) needs pairing: run `previewd-web --pair` first (no token in \(tokens.path))")
+        }
+
+        var logger = Logger(label: "previewd-web")
+        logger.logLevel = .warning
+        let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
+        let link = DaemonLink(socketPath: socket ?? SocketPath.defaultPath(), group: group)
+        let guardian = RequestGuard(hosts: HostPolicy(listeners: addresses, allowHosts: allowHost, tls: false), tokens: tokens)
+        let web = WebServer(link: link, guardian: guardian, tls: false, logger: logger)
+        let child = web.childChannel()
+        let admit = web.admitsUpgrade
+
+        var listeners: [Listener<HTTP1WebSocketUpgradeChannel>] = []
+        do {
+            if inherited.isEmpty {
+                for address in addresses { listeners.append(try await .bind(address, child: child, admit: admit, group: group, logger: logger)) }
+            } else {
+                for fd in inherited { listeners.append(try await .adopt(fd, child: child, admit: admit, group: group, logger: logger)) }
+            }
+        } catch {
+            throw fail("cannot listen: \(error)")
+        }
+        // "serving" is printed once the first try to reach previewd is over, so a page opened at
+        // once hears whether previewd is up rather than a "down" that turns "up" a moment later.
+        let serving = listeners, log = logger
+        let (attempted, attemptDone) = AsyncStream.makeStream(of: Void.self)
+        await withDiscardingTaskGroup { group in
+            group.addTask { await link.run(firstAttempt: { attemptDone.finish() }) }
+            for await _ in attempted {}
+            for listener in serving {
+                StandardStream.out("previewd-web: serving http://\(listener.address?.description ?? "?")/\n")
+                group.addTask { try? await listener.serve(logger: log) }
+            }
+        }
+    }
+
+    private func printPairing(_ tokens: TokenStore) throws {
+        let token: String
+        do {
+            token = try revoke ? tokens.create() : (tokens.current() ?? tokens.create())
+        } catch {
+            throw fail("cannot make the pairing token: \(error)")
+        }
+        let url = PairingURL.make(listeners: listenAddresses, urlHost: urlHost, tls: false, token: token)
+        StandardStream.out("Open \(url)\n")
+        if let code = QRCode(url) {
+            StandardStream.out("\n" + code.halfBlocks().map { $0 + "\n" }.joined())
+        }
+        if revoke { StandardStream.out("\nThe old token no longer works; every device must pair again.\n") }
+    }
+
+    private func fail(_ message: String) -> ExitCode {
+        StandardStream.error("previewd-web: \(message)\n")
+        return ExitCode(2)
+    }
+}
+

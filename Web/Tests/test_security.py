@@ -1,0 +1,359 @@
+"""previewd-web against real parts: previewd on the iTunes stand-in with a PulseAudio null sink, and
+previewd-web's release binary, driven with raw HTTP and WebSocket requests that carry exactly the
+headers an attacker's page would (issue 40, "Safe on a network")."""
+
+import json
+import os
+import re
+import subprocess
+import tempfile
+import unittest
+
+from harness import Stack, Web, WebSocket, WebSocketRefused, TIMEOUT
+
+# An address that is not loopback, on this machine only: Web/Tests/run puts it on `lo` inside a
+# network namespace of its own (unshare -n), so nothing leaves the machine.
+PUBLIC = os.environ.get("PREVIEWD_WEB_TEST_ADDRESS")
+
+STACK = None
+
+
+def setUpModule():
+    global STACK
+    STACK = Stack()
+    STACK.start()
+
+
+def tearDownModule():
+    if STACK:
+        STACK.stop()
+
+
+def cookie_value(set_cookie):
+    return set_cookie.split(";", 1)[0].split("=", 1)[1]
+
+
+class LoopbackTests(unittest.TestCase):
+    """previewd-web on 127.0.0.1: no pairing, every other guard."""
+
+    @classmethod
+    def setUpClass(cls):
+        cls.web = Web(STACK).start()
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.web.stop()
+
+    def test_page_served_with_security_headers_and_no_cors(self):
+        status, headers, body = self.web.request("GET", "/", headers={"Origin": "http://evil.example"})
+        self.assertEqual(status, 200)
+        self.assertIn(b"app.js", body)
+        self.assertIn("default-src 'self'", headers["Content-Security-Policy"])
+        self.assertIn("frame-ancestors 'none'", headers["Content-Security-Policy"])
+        self.assertEqual(headers["X-Content-Type-Options"], "nosniff")
+        self.assertEqual(headers["Referrer-Policy"], "no-referrer")
+        self.assertFalse([k for k in headers.keys() if k.lower().startswith("access-control-")])
+        for path, kind in (("/app.js", "javascript"), ("/app.css", "text/css"), ("/manifest.webmanifest", "manifest"),
+                           ("/icon.svg", "svg"), ("/icon-192.png", "png"), ("/icon-512.png", "png")):
+            status, headers, _ = self.web.request("GET", path)
+            self.assertEqual(status, 200, path)
+            self.assertIn(kind, headers["Content-Type"], path)
+
+    def test_foreign_host_refused(self):
+        # DNS rebinding: evil.example resolved to 127.0.0.1; the browser sends Host: evil.example.
+        for method, path in (("GET", "/"), ("GET", "/app.js")):
+            status, headers, _ = self.web.request(method, path, headers={"Host": "evil.example"})
+            self.assertEqual(status, 421, path)
+            self.assertIn("Content-Security-Policy", headers)
+        status, _, _ = self.web.request("POST", "/api", '{"cmd":"status"}',
+                                        {"Host": f"evil.example:{self.web.port}", "Origin": f"http://evil.example:{self.web.port}",
+                                         "Content-Type": "application/json"})
+        self.assertEqual(status, 421)
+        with self.assertRaises(WebSocketRefused) as refused:
+            WebSocket(self.web, host="evil.example", origin="http://evil.example")
+        self.assertEqual(refused.exception.status, 421)
+
+    def test_localhost_name_allowed(self):
+        status, _, _ = self.web.request("GET", "/", headers={"Host": f"localhost:{self.web.port}"})
+        self.assertEqual(status, 200)
+
+    def test_websocket_from_foreign_origin_refused(self):
+        for origin in ("http://evil.example", f"https://{self.web.address}", "null", False):
+            with self.assertRaises(WebSocketRefused, msg=str(origin)) as refused:
+                WebSocket(self.web, origin=origin)
+            self.assertEqual(refused.exception.status, 403, origin)
+
+    def test_post_from_foreign_origin_or_without_json_refused(self):
+        status, _, _ = self.web.request("POST", "/api", '{"cmd":"pause"}',
+                                        {"Origin": "http://evil.example", "Content-Type": "application/json"})
+        self.assertEqual(status, 403)
+        status, _, _ = self.web.request("POST", "/api", '{"cmd":"pause"}', {"Content-Type": "application/json"})
+        self.assertEqual(status, 403, "no Origin at all")
+        # A form post is what a cross-site <form> can send without a preflight.
+        for kind in ("application/x-www-form-urlencoded", "text/plain", "multipart/form-data; boundary=x"):
+            status, _, _ = self.web.request("POST", "/api", 'cmd=pause', {"Origin": self.web.origin, "Content-Type": kind})
+            self.assertEqual(status, 415, kind)
+
+    def test_body_bounded(self):
+        big = json.dumps({"id": 1, "cmd": "status", "args": {"pad": "x" * (70 * 1024)}})
+        status, _, _ = self.web.request("POST", "/api", big, {"Origin": self.web.origin, "Content-Type": "application/json"})
+        self.assertEqual(status, 413)
+
+    def test_api_answers_as_previewd_does(self):
+        status, answer = self.web.api({"id": 41, "cmd": "status"})
+        self.assertEqual(status, 200)
+        self.assertEqual(answer["id"], 41)
+        self.assertTrue(answer["ok"])
+        self.assertIn("state", answer["result"])
+
+    def test_search_without_queue_leaves_queue_alone(self):
+        _, before = self.web.api({"id": 1, "cmd": "queue"})
+        _, answer = self.web.api({"id": 2, "cmd": "search", "args": {"term": "sine", "queue": False}})
+        self.assertTrue(answer["ok"], answer)
+        results = answer["result"]["results"] if isinstance(answer["result"], dict) else answer["result"]
+        self.assertTrue(results, answer)
+        _, after = self.web.api({"id": 3, "cmd": "queue"})
+        self.assertEqual(before["result"], after["result"])
+
+    def test_commands_outside_the_allow_list_refused(self):
+        for cmd in ("memory", "subscribe", "forget", "artwork", "hello"):
+            status, answer = self.web.api({"id": 5, "cmd": cmd})
+            self.assertEqual(status, 200)
+            self.assertFalse(answer["ok"], cmd)
+            self.assertEqual(answer["error"]["code"], "bad-request", cmd)
+            self.assertIn("not allowed", answer["error"]["message"])
+            self.assertEqual(answer["id"], 5)
+        status, _, body = self.web.request("POST", "/api", "[1,2]", {"Origin": self.web.origin, "Content-Type": "application/json"})
+        self.assertEqual(status, 400)
+        self.assertEqual(json.loads(body)["error"]["code"], "bad-request")
+
+    def test_websocket_relays_answers_and_events(self):
+        ws = WebSocket(self.web)
+        try:
+            self.assertEqual(ws.receive(), {"event": "daemon", "state": "up"})
+            ws.send({"id": 7, "cmd": "volume", "args": {"level": 33}})
+            event = ws.receive_until(lambda m: m.get("event") == "volume")
+            self.assertEqual(event["volume"], 33)
+            answer = ws.answer(7)
+            self.assertTrue(answer["ok"], answer)
+            # A change made elsewhere (another client of previewd) reaches the page too.
+            self.web.api({"id": 8, "cmd": "volume", "args": {"level": 44}})
+            self.assertEqual(ws.receive_until(lambda m: m.get("event") == "volume")["volume"], 44)
+            ws.send({"id": 9, "cmd": "memory"})
+            self.assertEqual(ws.answer(9)["error"]["code"], "bad-request")
+        finally:
+            ws.close()
+
+    def test_websocket_message_over_64_kib_closes(self):
+        ws = WebSocket(self.web)
+        try:
+            ws.receive()
+            ws.send_text(json.dumps({"id": 1, "cmd": "status", "args": {"pad": "x" * (65 * 1024)}}))
+            while ws.receive() is not None:
+                pass
+            self.assertIn(ws.closed, (1009, 1002, None))
+        finally:
+            ws.close()
+        # The server is still there for everyone else.
+        self.assertEqual(self.web.api({"id": 1, "cmd": "status"})[0], 200)
+
+    def test_websocket_requests_rate_bounded(self):
+        ws = WebSocket(self.web)
+        try:
+            ws.receive()
+            for i in range(100):
+                ws.send({"id": 1000 + i, "cmd": "status"})
+            codes = {}
+            for _ in range(100):
+                m = ws.receive_until(lambda m: "ok" in m)
+                codes[m["id"]] = "ok" if m["ok"] else m["error"]["code"]
+            self.assertEqual(len(codes), 100, "every request answered")
+            self.assertIn("rate-limited", codes.values())
+            self.assertIn("ok", codes.values())
+        finally:
+            ws.close()
+
+    def test_searches_coalesce_last_query_wins(self):
+        ws = WebSocket(self.web)
+        try:
+            ws.receive()
+            terms = ["s", "si", "sin", "sine", "sine w"]
+            for i, term in enumerate(terms):
+                ws.send({"id": 200 + i, "cmd": "search", "args": {"term": term, "queue": False}})
+            answers = {}
+            while len(answers) < len(terms):
+                m = ws.receive_until(lambda m: "ok" in m and 200 <= m.get("id", 0) < 300)
+                answers[m["id"]] = m
+            self.assertTrue(answers[204]["ok"], answers[204])
+            superseded = [i for i, m in answers.items() if not m["ok"] and m["error"]["code"] == "superseded"]
+            self.assertTrue(superseded, "the waiting searches were replaced by the newest")
+            self.assertNotIn(204, superseded)
+        finally:
+            ws.close()
+
+    def test_artwork_routes(self):
+        _, answer = self.web.api({"id": 1, "cmd": "search", "args": {"term": "sine", "queue": False}})
+        self.assertTrue(answer["ok"], answer)
+        tracks = answer["result"]["results"] if isinstance(answer["result"], dict) else answer["result"]
+        with_art = [t for t in tracks if "quadrants" in t.get("artworkUrl100", "")]
+        self.assertTrue(with_art)
+        status, headers, body = self.web.request("GET", f"/art/track/{with_art[0]['trackId']}?small=1")
+        self.assertEqual(status, 200, body[:200])
+        self.assertEqual(headers["Content-Type"], "image/jpeg")
+        self.assertTrue(body.startswith(b"\xff\xd8"))
+        self.assertEqual(headers["Cache-Control"], "private, max-age=86400")
+        status, _, _ = self.web.request("GET", "/art/track/999999999")
+        self.assertEqual(status, 404)
+        status, _, _ = self.web.request("GET", "/art/item/987654")
+        self.assertEqual(status, 404)
+
+
+class DaemonRestartTests(unittest.TestCase):
+    """previewd going away and coming back, as a page sees it."""
+
+    def test_daemon_down_then_up(self):
+        web = Web(STACK).start()
+        ws = WebSocket(web)
+        try:
+            ws.receive_until(lambda m: m == {"event": "daemon", "state": "up"})
+            STACK.kill_previewd()
+            ws.receive_until(lambda m: m == {"event": "daemon", "state": "down"})
+            status, answer = web.api({"id": 3, "cmd": "status"})
+            self.assertEqual(answer["error"]["code"], "unavailable")
+            self.assertEqual(answer["error"]["message"], "previewd is not running")
+            ws.send({"id": 4, "cmd": "status"})
+            self.assertEqual(ws.answer(4)["error"]["code"], "unavailable")
+            STACK.start_previewd()
+            ws.receive_until(lambda m: m == {"event": "daemon", "state": "up"})
+            ws.send({"id": 5, "cmd": "status"})
+            self.assertTrue(ws.answer(5)["ok"])
+            self.assertTrue(web.api({"id": 6, "cmd": "status"})[1]["ok"])
+        finally:
+            ws.close()
+            web.stop()
+
+
+class PairingTests(unittest.TestCase):
+    """Pairing: the token file, the QR code, the cookie, revoking; and previewd-web on an address that
+    is not loopback, where every request needs the cookie."""
+
+    def test_non_loopback_listen_without_token_refused(self):
+        web = Web(STACK, host="127.0.0.1")
+        result = subprocess.run(web.command("--listen", "198.51.100.7:8765"), env=STACK.env, stdout=subprocess.PIPE,
+                                stderr=subprocess.PIPE, text=True, timeout=TIMEOUT)
+        self.assertEqual(result.returncode, 2)
+        self.assertIn("--pair", result.stderr)
+
+    def test_pair_makes_private_token_and_qr_decodes_to_url(self):
+        web = Web(STACK, host="127.0.0.1")
+        result = web.run("--pair", "--listen", "198.51.100.7:8765")
+        self.assertEqual(result.returncode, 0, result.stderr)
+        url = re.search(r"^Open (\S+)$", result.stdout, re.M).group(1)
+        token_path = os.path.join(web.config_dir, "web-token")
+        with open(token_path) as f:
+            token = f.read().strip()
+        self.assertEqual(url, f"http://198.51.100.7:8765/pair?token={token}")
+        self.assertEqual(len(token), 43)  # 32 bytes in base64url, no padding
+        self.assertEqual(os.stat(token_path).st_mode & 0o777, 0o600)
+        self.assertEqual(os.stat(web.config_dir).st_mode & 0o777, 0o700)
+        self.assertEqual(decode_qr(result.stdout), url)
+        # Asked again, the same token; --revoke makes a new one.
+        self.assertIn(token, web.run("--pair", "--listen", "198.51.100.7:8765").stdout)
+        revoked = web.run("--pair", "--revoke", "--listen", "198.51.100.7:8765")
+        self.assertNotIn(token, revoked.stdout)
+        self.assertEqual(decode_qr(revoked.stdout), re.search(r"^Open (\S+)$", revoked.stdout, re.M).group(1))
+
+    @unittest.skipUnless(PUBLIC, "needs a non-loopback address of the test's own (Web/Tests/run gives one as root)")
+    def test_non_loopback_needs_pairing(self):
+        web = Web(STACK, host=PUBLIC)
+        paired = web.run("--pair", "--listen", web.address)
+        self.assertEqual(paired.returncode, 0, paired.stderr)
+        url = re.search(r"^Open (\S+)$", paired.stdout, re.M).group(1)
+        token = url.split("token=", 1)[1]
+        web.start()
+        try:
+            # Without the cookie: refused, the page says how to pair; the home-screen files stay open.
+            status, answer = web.api({"id": 1, "cmd": "status"})
+            self.assertEqual(status, 401)
+            status, headers, body = web.request("GET", "/")
+            self.assertEqual(status, 401)
+            self.assertIn(b"--pair", body)
+            self.assertEqual(web.request("GET", "/app.js")[0], 401)
+            self.assertEqual(web.request("GET", "/manifest.webmanifest")[0], 200)
+            self.assertEqual(web.request("GET", "/icon-192.png")[0], 200)
+            with self.assertRaises(WebSocketRefused) as refused:
+                WebSocket(web)
+            self.assertEqual(refused.exception.status, 401)
+            # A wrong token pairs nobody.
+            self.assertEqual(web.request("GET", "/pair?token=" + "A" * 43)[0], 403)
+            # The pairing address sets the cookie: HttpOnly, SameSite=Strict, and sends the phone to /.
+            status, headers, _ = web.request("GET", url.split(web.address, 1)[1])
+            self.assertEqual(status, 303)
+            self.assertEqual(headers["Location"], "/")
+            set_cookie = headers["Set-Cookie"]
+            self.assertEqual(cookie_value(set_cookie), token)
+            attributes = [a.strip().lower() for a in set_cookie.split(";")[1:]]
+            self.assertIn("httponly", attributes)
+            self.assertIn("samesite=strict", attributes)
+            self.assertIn("path=/", attributes)
+            # With the cookie: the page, the API and the WebSocket work.
+            self.assertEqual(web.request("GET", "/", headers={"Cookie": f"previewd_web={token}"})[0], 200)
+            status, answer = web.api({"id": 2, "cmd": "status"}, cookie=token)
+            self.assertEqual(status, 200)
+            self.assertTrue(answer["ok"])
+            ws = WebSocket(web, cookie=token)
+            self.assertEqual(ws.receive(), {"event": "daemon", "state": "up"})
+            # Still every other guard: a form post with the cookie is refused.
+            status, _, _ = web.request("POST", "/api", "cmd=pause", {"Origin": web.origin, "Cookie": f"previewd_web={token}",
+                                                                   "Content-Type": "application/x-www-form-urlencoded"})
+            self.assertEqual(status, 415)
+            # Revoked: the old cookie stops working at once, the open page too.
+            revoked = web.run("--pair", "--revoke", "--listen", web.address)
+            new_token = re.search(r"token=(\S+)", revoked.stdout).group(1)
+            self.assertNotEqual(new_token, token)
+            self.assertEqual(web.api({"id": 3, "cmd": "status"}, cookie=token)[0], 401)
+            ws.send({"id": 4, "cmd": "status"})
+            m = ws.receive_until(lambda m: "ok" in m)
+            self.assertEqual(m["error"]["code"], "unpaired")
+            self.assertIsNone(ws.receive())
+            ws.close()
+            status, answer = web.api({"id": 5, "cmd": "status"}, cookie=new_token)
+            self.assertEqual(status, 200)
+            self.assertTrue(answer["ok"])
+        finally:
+            web.stop()
+
+
+def decode_qr(output):
+    """The QR code previewd-web drew (light modules as blocks) turned back into a PGM picture and
+    read by zbarimg."""
+    rows = []
+    for line in output.splitlines():
+        if line and set(line) <= set("█▀▄ ") and any(c != " " for c in line):
+            top = [255 if c in "█▀" else 0 for c in line]
+            bottom = [255 if c in "█▄" else 0 for c in line]
+            rows += [top, bottom]
+    if not rows:
+        raise AssertionError("no QR code in the output")
+    scale = 4
+    width = max(len(r) for r in rows)
+    pixels = bytearray()
+    for row in rows:
+        row = row + [255] * (width - len(row))
+        line = bytes(v for v in row for _ in range(scale))
+        pixels += line * scale
+    with tempfile.NamedTemporaryFile(suffix=".pgm", delete=False) as f:
+        f.write(f"P5 {width * scale} {len(rows) * scale} 255\n".encode() + bytes(pixels))
+        path = f.name
+    try:
+        result = subprocess.run(["zbarimg", "--raw", "-q", path], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                                text=True, timeout=TIMEOUT)
+        if result.returncode != 0:
+            raise AssertionError(f"zbarimg could not read the QR code: {result.stderr}")
+        return result.stdout.strip()
+    finally:
+        os.unlink(path)
+
+
+if __name__ == "__main__":
+    unittest.main()
