@@ -695,6 +695,7 @@ function renderQueue() {
   });
   list.replaceChildren(rows);
   $('queue-count').textContent = app.queue.items.length ? `(${app.queue.items.length})` : '';
+  $('queue-empty').hidden = app.queue.items.length > 0;
   renderUpNext();
 }
 
