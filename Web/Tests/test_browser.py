@@ -191,6 +191,10 @@ class PageTestCase(unittest.TestCase):
         self.driver.save_screenshot(str(path))
         return path
 
+    def page_queue(self):
+        """The item ids of the queue as the page draws it."""
+        return self.js("return Array.from(document.querySelectorAll('#queue .qrow'), r => Number(r.dataset.id))")
+
     def titles(self):
         return self.js("return Array.from(document.querySelectorAll('#results .row-title'), e => e.textContent)")
 
@@ -438,13 +442,30 @@ class PageTestCase(unittest.TestCase):
             .release().perform()
         after = before[1:3] + before[:1] + before[3:]
         self.wait(lambda: [i["id"] for i in self.rig.queue()["items"]] == after, f"previewd's queue {after} after the drag")
-        self.wait(lambda: [int(r.get_attribute("data-id")) for r in self.els("#queue .qrow")] == after, "the page's queue")
+        self.wait(lambda: self.page_queue() == after, "the page's queue")
         moves = [f for f in self.drain() if f.get("cmd") == "move"]
         self.assertEqual(moves[-1]["args"], {"from": 0, "to": 2})
+        # The keyboard's way: the arrow keys on a row's handle move it.
+        self.js("document.querySelector('#queue .qrow .handle').focus()")
+        ActionChains(self.driver).send_keys(Keys.ARROW_DOWN).perform()
+        after = after[1:2] + after[:1] + after[2:]
+        self.wait(lambda: [i["id"] for i in self.rig.queue()["items"]] == after, f"previewd's queue {after} after ArrowDown")
+        self.wait(lambda: self.page_queue() == after, "the page's queue after ArrowDown")
+        self.assertEqual(self.js("return Number(document.activeElement.closest('.qrow').dataset.id)"), after[1],
+                         "the focus stays on the row moved")
         # The remove button takes one out.
         self.tap(self.els("#queue .qrow")[3].find_element(By.CSS_SELECTOR, ".remove"))
         self.wait(lambda: [i["id"] for i in self.rig.queue()["items"]] == after[:3], "remove")
         self.wait(lambda: len(self.els("#queue .qrow")) == 3, "the page's queue after remove")
+        # A row tapped plays that item.
+        row = self.els("#queue .qrow")[1]
+        title = row.find_element(By.CSS_SELECTOR, ".qrow-title").text
+        item = int(row.get_attribute("data-id"))
+        mark = self.rig.recorder.count
+        self.tap(row.find_element(By.CSS_SELECTOR, ".qrow-main"))
+        self.wait(lambda: self.rig.status()["id"] == item, f"{title} playing")
+        self.expect_tone(TONE[BY_TITLE[title]["trackId"]], mark, f"tapping {title} in the queue")
+        self.wait(lambda: self.el("#title").text == title, "the player to show it")
         self.shot("queue", self.el(".queue-panel"))
 
     def test_outside_previewctl_next_shows_within_a_second(self):

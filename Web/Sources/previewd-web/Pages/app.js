@@ -22,6 +22,7 @@ const app = {
   statusAsking: false,
   statusAgain: false,
   queueAgain: false,
+  queueDrawn: '',
   anchor: { positionMs: 0, at: 0 },   // the last position heard and when (performance.now())
   seeking: false,
   frame: 0,
@@ -674,8 +675,15 @@ function renderUpNext() {
 function renderQueue() {
   const list = $('queue');
   if (list.classList.contains('dragging')) return;   // redrawn when the drag ends
-  const template = $('queue-row').content;
   const currentId = app.status ? app.status.id : null;
+  // Drawn again only when something shown changed, and the focus stays on the row it was on.
+  const drawn = JSON.stringify([currentId, app.queue.items.map((i) => [i.id, i.failed, queueTitle(i)])]);
+  if (drawn === app.queueDrawn) { renderUpNext(); return; }
+  app.queueDrawn = drawn;
+  const focused = list.contains(document.activeElement) ? document.activeElement : null;
+  const focusId = focused ? focused.closest('.qrow').dataset.id : null;
+  const focusClass = focused ? ['handle', 'qrow-main', 'remove'].find((c) => focused.classList.contains(c)) : null;
+  const template = $('queue-row').content;
   const rows = document.createDocumentFragment();
   app.queue.items.forEach((item, index) => {
     const row = template.firstElementChild.cloneNode(true);
@@ -694,6 +702,10 @@ function renderQueue() {
     rows.appendChild(row);
   });
   list.replaceChildren(rows);
+  if (focusId !== null && focusClass) {
+    const row = list.querySelector(`.qrow[data-id="${CSS.escape(focusId)}"]`);
+    if (row) row.querySelector(`.${focusClass}`).focus({ preventScroll: true });
+  }
   $('queue-count').textContent = app.queue.items.length ? `(${app.queue.items.length})` : '';
   $('queue-empty').hidden = app.queue.items.length > 0;
   renderUpNext();
