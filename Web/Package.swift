@@ -21,10 +21,13 @@ let package = Package(
         // Debian's libqrencode, for the pairing QR code drawn in the terminal.
         .systemLibrary(name: "CQREncode", path: "CModules/CQREncode", pkgConfig: "libqrencode",
                        providers: [.apt(["libqrencode-dev"])]),
+        // Swift Concurrency's global-executor hooks, set from C (see Main.swift).
+        .target(name: "CConcurrencyHook", path: "CModules/CConcurrencyHook"),
         .executableTarget(
             name: "previewd-web",
             dependencies: [
                 "CQREncode",
+                "CConcurrencyHook",
                 .product(name: "PreviewCore", package: "previewd"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),

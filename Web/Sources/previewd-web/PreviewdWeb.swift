@@ -8,7 +8,6 @@ import NIOPosix
 import PreviewCore
 
 /// previewd-web: previewd's remote in a browser, over one connection to previewd's control socket.
-@main
 struct PreviewdWeb: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "previewd-web",
@@ -77,7 +76,7 @@ struct PreviewdWeb: AsyncParsableCommand {
 
         var logger = Logger(label: "previewd-web")
         logger.logLevel = .warning
-        let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
+        let group = MultiThreadedEventLoopGroup.singleton
         let link = DaemonLink(socketPath: socket ?? SocketPath.defaultPath(), group: group)
         let guardian = RequestGuard(hosts: HostPolicy(listeners: addresses, allowHosts: allowHost, tls: false), tokens: tokens)
         let web = WebServer(link: link, guardian: guardian, tls: false, logger: logger)

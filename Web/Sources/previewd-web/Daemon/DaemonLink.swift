@@ -36,11 +36,12 @@ final class DaemonLink: Sendable {
     private let socketPath: String
     private let group: any EventLoopGroup
     private let state = Mutex(State())
-    private let waker = Waker()
+    private let waker: Waker
 
     init(socketPath: String, group: any EventLoopGroup) {
         self.socketPath = socketPath
         self.group = group
+        waker = Waker(loop: group.next())
     }
 
     // MARK: Pages
