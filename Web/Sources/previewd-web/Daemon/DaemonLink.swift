@@ -13,8 +13,9 @@ import Synchronization
 /// fans previewd's events out to every page. When previewd goes away it tells the pages, answers
 /// requests with `unavailable`, and reconnects with a back-off that a page's request cuts short.
 final class DaemonLink: Sendable {
-    /// Requests previewd holds at once on one connection (docs/PROTOCOL.md, "Framing").
-    static let inFlightLimit = 16
+    /// Requests sent to previewd and not answered yet: previewd reads no more past 16 on one
+    /// connection (docs/PROTOCOL.md, "Framing"); two are left for the `subscribe` switches.
+    static let inFlightLimit = 14
     /// Requests waiting here for previewd at most; more are refused at once.
     static let waitingLimit = 256
 
@@ -77,7 +78,7 @@ final class DaemonLink: Sendable {
     /// previewd is not running, a `busy` one when too many requests wait.
     func call(_ cmd: String, args: [String: JSONValue]?) async -> JSONValue {
         await withCheckedContinuation { (continuation: CheckedContinuation<JSONValue, Never>) in
-            enum Outcome { case send(any Channel, ByteBuffer), queued, down, busy }
+            enum Outcome { case sent, queued, down, busy }
             let outcome = state.withLock { state -> Outcome in
                 guard let channel = state.channel else { return .down }
                 guard state.waiters.count < Self.waitingLimit else { return .busy }
@@ -90,13 +91,13 @@ final class DaemonLink: Sendable {
                     state.inFlight += 1
                     // Enqueued under the lock, so lines reach previewd in the order ids were given.
                     channel.eventLoop.execute { channel.writeAndFlush(line, promise: nil) }
-                    return .send(channel, line)
+                    return .sent
                 }
                 state.backlog.append(Pending(id: id, line: line))
                 return .queued
             }
             switch outcome {
-            case .send, .queued: break
+            case .sent, .queued: break
             case .down:
                 waker.wake()
                 continuation.resume(returning: Self.failure("unavailable", "previewd is not running"))
@@ -191,19 +192,16 @@ final class DaemonLink: Sendable {
         }
         guard let id = object["id"]?.intValue, id != 0 else { return }
         object["id"] = nil
-        let (waiter, next) = state.withLock { state -> (CheckedContinuation<JSONValue, Never>?, (any Channel, ByteBuffer)?) in
-            guard let waiter = state.waiters.removeValue(forKey: id) else { return (nil, nil) }
+        let waiter = state.withLock { state -> CheckedContinuation<JSONValue, Never>? in
+            guard let waiter = state.waiters.removeValue(forKey: id) else { return nil }
             state.inFlight -= 1
             if !state.backlog.isEmpty, let channel = state.channel {
-                let pending = state.backlog.removeFirst()
+                let line = state.backlog.removeFirst().line
                 state.inFlight += 1
-                let line = pending.line
                 channel.eventLoop.execute { channel.writeAndFlush(line, promise: nil) }
-                return (waiter, (channel, line))
             }
-            return (waiter, nil)
+            return waiter
         }
-        _ = next
         waiter?.resume(returning: .object(object))
     }
 
