@@ -22,13 +22,13 @@ let package = Package(
         // Debian's libqrencode, for the pairing QR code drawn in the terminal.
         .systemLibrary(name: "CQREncode", path: "CModules/CQREncode", pkgConfig: "libqrencode",
                        providers: [.apt(["libqrencode-dev"])]),
-        // Swift Concurrency's global-executor hooks, set from C (see Main.swift).
-        .target(name: "CConcurrencyHook", path: "CModules/CConcurrencyHook"),
+        // Swift Concurrency's global-executor hooks, set from C (see Main.swift), and struct ucred.
+        .target(name: "CWebShim", path: "CModules/CWebShim", cSettings: [.define("_GNU_SOURCE")]),
         .executableTarget(
             name: "previewd-web",
             dependencies: [
                 "CQREncode",
-                "CConcurrencyHook",
+                "CWebShim",
                 .product(name: "PreviewCore", package: "previewd"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),

@@ -6,6 +6,7 @@ import json
 import os
 import re
 import subprocess
+import sys
 import tempfile
 import unittest
 
@@ -243,6 +244,57 @@ class DaemonRestartTests(unittest.TestCase):
         finally:
             ws.close()
             web.stop()
+
+
+class DaemonIdentityTests(unittest.TestCase):
+    """As previewctl, previewd-web talks only to a previewd of its own user: a socket another user
+    listens on gets not a byte (SO_PEERCRED)."""
+
+    @unittest.skipUnless(os.getuid() == 0, "needs root, to listen as another user")
+    def test_socket_of_another_user_refused(self):
+        folder = tempfile.mkdtemp(dir=STACK.dir)
+        os.chmod(folder, 0o755)
+        path, log = os.path.join(folder, "previewd.sock"), os.path.join(folder, "heard")
+        # Bound as root in a folder of root's, listening as nobody: SO_PEERCRED names who listened.
+        impostor = subprocess.Popen([sys.executable, "-c", f"""
+import os, socket
+s = socket.socket(socket.AF_UNIX)
+s.bind({path!r}); os.chmod({path!r}, 0o777)
+heard = open({log!r}, "wb", buffering=0)
+os.setgid(65534); os.setuid(65534)
+s.listen(8)
+print("listening", flush=True)
+while True:
+    c, _ = s.accept()
+    c.settimeout(2)
+    try:
+        data = c.recv(4096)
+    except OSError:
+        data = b""
+    heard.write(b"connection:" + data + b"\\n")
+    c.close()
+"""], stdout=subprocess.PIPE, text=True)
+        try:
+            self.assertEqual(impostor.stdout.readline().strip(), "listening")
+            web = Web(STACK)
+            web.stack = type("S", (), {"socket": path, "env": STACK.env})()
+            web.start()
+            try:
+                ws = WebSocket(web)
+                self.assertEqual(ws.receive(), {"event": "daemon", "state": "down"})
+                status, answer = web.api({"id": 1, "cmd": "status"})
+                self.assertEqual(answer["error"]["code"], "unavailable")
+                ws.close()
+            finally:
+                web.stop()
+            with open(log, "rb") as f:
+                heard = f.read().splitlines()
+            self.assertTrue(heard, "previewd-web tried the socket")
+            self.assertEqual(set(heard), {b"connection:"}, "not a byte was sent to the impostor")
+        finally:
+            impostor.kill()
+            impostor.wait()
+            impostor.stdout.close()
 
 
 class SocketActivationTests(unittest.TestCase):

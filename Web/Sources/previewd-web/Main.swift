@@ -1,4 +1,4 @@
-import CConcurrencyHook
+import CWebShim
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -15,7 +15,7 @@ enum Main {
     static func main() async {
         NIOSingletons.groupLoopCountSuggestion = 1
         ConcurrencyOnNIO.prepare()
-        cch_install(ConcurrencyOnNIO.now, ConcurrencyOnNIO.later, ConcurrencyOnNIO.at)
+        cws_install(ConcurrencyOnNIO.now, ConcurrencyOnNIO.later, ConcurrencyOnNIO.at)
         await PreviewdWeb.main()
     }
 }
@@ -28,9 +28,9 @@ enum ConcurrencyOnNIO {
 
     // The hooks, defined here so they carry no actor isolation (a closure written in `main` would be
     // the main actor's, and checked to be on it whenever a job is enqueued).
-    static let now: cch_enqueue = { job, _ in run(job) }
-    static let later: cch_enqueue_delay = { delay, job, _ in schedule(job, in: Int64(clamping: delay)) }
-    static let at: cch_enqueue_deadline = { sec, nsec, _, _, clock, job, _ in
+    static let now: cws_enqueue = { job, _ in run(job) }
+    static let later: cws_enqueue_delay = { delay, job, _ in schedule(job, in: Int64(clamping: delay)) }
+    static let at: cws_enqueue_deadline = { sec, nsec, _, _, clock, job, _ in
         schedule(job, in: nanoseconds(untilSeconds: sec, nanoseconds: nsec, clock: clock))
     }
 

@@ -3,6 +3,10 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
+import CWebShim
+#if canImport(Glibc)
+import Glibc
+#endif
 import NIOCore
 import NIOPosix
 import PreviewCore
@@ -139,7 +143,15 @@ final class DaemonLink: Sendable {
                 try channel.pipeline.syncOperations.addHandler(DaemonLineHandler(link: self))
             }
         }
-        return try? await bootstrap.connect(unixDomainSocketPath: socketPath).get()
+        guard let channel = try? await bootstrap.connect(unixDomainSocketPath: socketPath).get() else { return nil }
+        // As previewctl does: the process listening must be this user's, or it is not our previewd.
+        let peer: cws_ucred? = try? await (channel as? any SocketOptionProvider)?
+            .unsafeGetSocketOption(level: SocketOptionLevel(SOL_SOCKET), name: SocketOptionName(cws_so_peercred())).get()
+        guard let peer, peer.uid == getuid() else {
+            try? await channel.close()
+            return nil
+        }
+        return channel
     }
 
     private func connected(_ channel: any Channel) {
