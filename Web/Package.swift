@@ -15,22 +15,28 @@ let package = Package(
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.0.0"),
         .package(url: "https://github.com/hummingbird-project/hummingbird-websocket", from: "2.0.0"),
         .package(url: "https://github.com/apple/swift-nio", from: "2.81.0"),
+        .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.27.0"),
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
     ],
     targets: [
         // Debian's libqrencode, for the pairing QR code drawn in the terminal.
         .systemLibrary(name: "CQREncode", path: "CModules/CQREncode", pkgConfig: "libqrencode",
                        providers: [.apt(["libqrencode-dev"])]),
+        // Swift Concurrency's global-executor hooks, set from C (see Main.swift), and struct ucred.
+        .target(name: "CWebShim", path: "CModules/CWebShim", cSettings: [.define("_GNU_SOURCE")]),
         .executableTarget(
             name: "previewd-web",
             dependencies: [
                 "CQREncode",
+                "CWebShim",
                 .product(name: "PreviewCore", package: "previewd"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
+                .product(name: "HummingbirdTLS", package: "hummingbird"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             // The pages live in the binary: nothing beside it to find or lose.

@@ -9,6 +9,7 @@ import os
 import select
 import shutil
 import socket
+import ssl
 import struct
 import subprocess
 import tempfile
@@ -83,12 +84,12 @@ class Stack:
         self.start_previewd()
 
     def start_previewd(self):
-        log = open(os.path.join(self.dir, "previewd.log"), "a")
-        self.previewd = subprocess.Popen(
-            [os.path.join(self.bins, "previewd"), "--socket", self.socket, "--api-base", self.api,
-             "--pulse-server", self.pulse_server, "--sink", "previewd_null", "--rate-limit", "600",
-             "--log-level", "warning", "--state-dir", os.path.join(self.dir, "previewd-state")],
-            env=dict(self.env, PULSE_SERVER=self.pulse_server), stdin=subprocess.DEVNULL, stdout=log, stderr=log)
+        with open(os.path.join(self.dir, "previewd.log"), "a") as log:
+            self.previewd = subprocess.Popen(
+                [os.path.join(self.bins, "previewd"), "--socket", self.socket, "--api-base", self.api,
+                 "--pulse-server", self.pulse_server, "--sink", "previewd_null", "--rate-limit", "600",
+                 "--log-level", "warning", "--state-dir", os.path.join(self.dir, "previewd-state")],
+                env=dict(self.env, PULSE_SERVER=self.pulse_server), stdin=subprocess.DEVNULL, stdout=log, stderr=log)
         wait_for_path(self.socket, self.previewd, "previewd")
 
     def kill_previewd(self):
@@ -102,13 +103,15 @@ class Stack:
             if proc and proc.poll() is None:
                 proc.kill()
                 proc.wait()
+        if self.standin:
+            self.standin.stdout.close()
         shutil.rmtree(self.dir, ignore_errors=True)
 
 
 class Web:
     """One previewd-web process, started with `args`, ready once it printed "serving"."""
 
-    def __init__(self, stack, host="127.0.0.1", port=None, config_dir=None, extra=()):
+    def __init__(self, stack, host="127.0.0.1", port=None, config_dir=None, extra=(), tls=None):
         self.bins = bin_dir(WEB, "PREVIEWD_WEB_BIN_DIR")
         self.binary = os.path.join(self.bins, "previewd-web")
         self.host = host
@@ -117,6 +120,10 @@ class Web:
         self.stack = stack
         self.extra = list(extra)
         self.proc = None
+        # tls: (certificate, key) PEM files; requests then trust that certificate.
+        self.tls = tls
+        if tls:
+            self.extra += ["--tls-cert", tls[0], "--tls-key", tls[1]]
 
     @property
     def address(self):
@@ -124,7 +131,7 @@ class Web:
 
     @property
     def origin(self):
-        return f"http://{self.address}"
+        return f"{'https' if self.tls else 'http'}://{self.address}"
 
     def command(self, *args):
         return [self.binary, "--socket", self.stack.socket, "--config-dir", self.config_dir, *args]
@@ -145,13 +152,20 @@ class Web:
                               text=True, timeout=TIMEOUT)
 
     def stop(self):
-        if self.proc and self.proc.poll() is None:
-            self.proc.kill()
-            self.proc.wait()
+        if self.proc:
+            if self.proc.poll() is None:
+                self.proc.kill()
+                self.proc.wait()
+            self.proc.stdout.close()
+            self.proc.stderr.close()
 
     def request(self, method, path, body=None, headers=None):
         """An HTTP request with exactly `headers` (Host defaults to the listen address)."""
-        conn = http.client.HTTPConnection(self.host, self.port, timeout=TIMEOUT)
+        if self.tls:
+            context = ssl.create_default_context(cafile=self.tls[0])
+            conn = http.client.HTTPSConnection(self.host, self.port, timeout=TIMEOUT, context=context)
+        else:
+            conn = http.client.HTTPConnection(self.host, self.port, timeout=TIMEOUT)
         try:
             conn.putrequest(method, path, skip_host=True, skip_accept_encoding=True)
             headers = dict(headers or {})

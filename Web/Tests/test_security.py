@@ -6,6 +6,7 @@ import json
 import os
 import re
 import subprocess
+import sys
 import tempfile
 import unittest
 
@@ -191,6 +192,18 @@ class LoopbackTests(unittest.TestCase):
         finally:
             ws.close()
 
+    def test_websockets_bounded(self):
+        sockets = []
+        try:
+            for _ in range(32):
+                sockets.append(WebSocket(self.web))
+            with self.assertRaises(WebSocketRefused) as refused:
+                WebSocket(self.web)
+            self.assertEqual(refused.exception.status, 503)
+        finally:
+            for ws in sockets:
+                ws.close()
+
     def test_artwork_routes(self):
         _, answer = self.web.api({"id": 1, "cmd": "search", "args": {"term": "sine", "queue": False}})
         self.assertTrue(answer["ok"], answer)
@@ -230,6 +243,112 @@ class DaemonRestartTests(unittest.TestCase):
             self.assertTrue(web.api({"id": 6, "cmd": "status"})[1]["ok"])
         finally:
             ws.close()
+            web.stop()
+
+
+class DaemonIdentityTests(unittest.TestCase):
+    """As previewctl, previewd-web talks only to a previewd of its own user: a socket another user
+    listens on gets not a byte (SO_PEERCRED)."""
+
+    @unittest.skipUnless(os.getuid() == 0, "needs root, to listen as another user")
+    def test_socket_of_another_user_refused(self):
+        folder = tempfile.mkdtemp(dir=STACK.dir)
+        os.chmod(folder, 0o755)
+        path, log = os.path.join(folder, "previewd.sock"), os.path.join(folder, "heard")
+        # Bound as root in a folder of root's, listening as nobody: SO_PEERCRED names who listened.
+        impostor = subprocess.Popen([sys.executable, "-c", f"""
+import os, socket
+s = socket.socket(socket.AF_UNIX)
+s.bind({path!r}); os.chmod({path!r}, 0o777)
+heard = open({log!r}, "wb", buffering=0)
+os.setgid(65534); os.setuid(65534)
+s.listen(8)
+print("listening", flush=True)
+while True:
+    c, _ = s.accept()
+    c.settimeout(2)
+    try:
+        data = c.recv(4096)
+    except OSError:
+        data = b""
+    heard.write(b"connection:" + data + b"\\n")
+    c.close()
+"""], stdout=subprocess.PIPE, text=True)
+        try:
+            self.assertEqual(impostor.stdout.readline().strip(), "listening")
+            web = Web(STACK)
+            web.stack = type("S", (), {"socket": path, "env": STACK.env})()
+            web.start()
+            try:
+                ws = WebSocket(web)
+                self.assertEqual(ws.receive(), {"event": "daemon", "state": "down"})
+                status, answer = web.api({"id": 1, "cmd": "status"})
+                self.assertEqual(answer["error"]["code"], "unavailable")
+                ws.close()
+            finally:
+                web.stop()
+            with open(log, "rb") as f:
+                heard = f.read().splitlines()
+            self.assertTrue(heard, "previewd-web tried the socket")
+            self.assertEqual(set(heard), {b"connection:"}, "not a byte was sent to the impostor")
+        finally:
+            impostor.kill()
+            impostor.wait()
+            impostor.stdout.close()
+
+
+class SocketActivationTests(unittest.TestCase):
+    """previewd-web started by the first connection to a socket made for it, as previewd-web.socket
+    does (systemd-socket-activate: LISTEN_FDS, LISTEN_PID)."""
+
+    def test_serves_the_socket_it_was_handed(self):
+        web = Web(STACK)
+        proc = subprocess.Popen(["systemd-socket-activate", "-l", web.address] + web.command(), env=STACK.env,
+                                stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        try:
+            self.assertIn("Listening on", proc.stderr.readline())
+            status, headers, body = web.request("GET", "/")
+            self.assertEqual(status, 200)
+            self.assertIn(b"app.js", body)
+            self.assertEqual(web.request("GET", "/", headers={"Host": "evil.example"})[0], 421)
+            ws = WebSocket(web)
+            self.assertEqual(ws.receive(), {"event": "daemon", "state": "up"})
+            ws.close()
+        finally:
+            proc.kill()
+            proc.wait()
+            proc.stdout.close()
+            proc.stderr.close()
+
+
+class TLSTests(unittest.TestCase):
+    """--tls-cert/--tls-key with a certificate of the test's own: HTTPS, https Origins, a Secure cookie."""
+
+    def test_https_with_the_users_certificate(self):
+        folder = tempfile.mkdtemp(dir=STACK.dir)
+        cert, key = os.path.join(folder, "cert.pem"), os.path.join(folder, "key.pem")
+        subprocess.run(["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", key, "-out", cert,
+                        "-days", "2", "-subj", "/CN=127.0.0.1", "-addext", "subjectAltName=IP:127.0.0.1"],
+                       check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, timeout=TIMEOUT)
+        web = Web(STACK, tls=(cert, key))
+        paired = web.run("--pair", "--listen", web.address, "--tls-cert", cert, "--tls-key", key)
+        url = re.search(r"^Open (\S+)$", paired.stdout, re.M).group(1)
+        self.assertTrue(url.startswith(f"https://{web.address}/pair?token="), url)
+        web.start()
+        try:
+            status, headers, body = web.request("GET", "/")
+            self.assertEqual(status, 200)
+            self.assertIn("default-src 'self'", headers["Content-Security-Policy"])
+            status, answer = web.api({"id": 1, "cmd": "status"})
+            self.assertEqual(status, 200)
+            self.assertTrue(answer["ok"])
+            self.assertEqual(web.api({"id": 2, "cmd": "status"}, origin=f"http://{web.address}")[0], 403)
+            status, headers, _ = web.request("GET", url.split(web.address, 1)[1])
+            self.assertEqual(status, 303)
+            attributes = [a.strip().lower() for a in headers["Set-Cookie"].split(";")[1:]]
+            self.assertIn("secure", attributes)
+            self.assertIn("httponly", attributes)
+        finally:
             web.stop()
 
 

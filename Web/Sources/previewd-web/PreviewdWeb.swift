@@ -2,13 +2,14 @@ import ArgumentParser
 #if canImport(Glibc)
 import Glibc
 #endif
+import HummingbirdCore
+import HummingbirdTLS
 import HummingbirdWebSocket
 import Logging
 import NIOPosix
 import PreviewCore
 
 /// previewd-web: previewd's remote in a browser, over one connection to previewd's control socket.
-@main
 struct PreviewdWeb: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "previewd-web",
@@ -22,9 +23,32 @@ struct PreviewdWeb: AsyncParsableCommand {
             phone; the token is kept in CONFIG/web-token (0600) and in the phone's cookie. \
             `previewd-web --pair --revoke` makes a new token and unpairs every device.
 
+            With --tls-cert and --tls-key it serves HTTPS (and the cookie is Secure); the certificate is \
+            the user's own (a local CA's, or one for a DNS name given with --allow-host).
+
             Every request's Host must be one previewd-web serves; WebSocket upgrades and requests that change \
             anything need the page's own Origin and a JSON body. Under systemd, previewd-web.socket hands \
             the listening socket over and --listen is not needed.
+
+            The QR code is drawn with half blocks, light modules as blocks and dark ones as spaces (as \
+            `qrencode -t UTF8` does), for a terminal with light text on a dark background.
+
+            Exit status: runs until stopped (SIGTERM or SIGINT); 0 after --pair; 2 it could not start \
+            (a non-loopback address with no pairing token, an address it cannot listen on, a socket systemd \
+            passed that is not TCP, a token it cannot write); 64 bad usage.
+
+            Files: the pairing token CONFIG/web-token, CONFIG being --config-dir or \
+            $XDG_CONFIG_HOME/previewd (else ~/.config/previewd); previewd's control socket \
+            $XDG_RUNTIME_DIR/previewd.sock (else /tmp/previewd-UID/previewd.sock), or --socket PATH.
+
+            Environment: XDG_CONFIG_HOME, HOME (the token's folder); XDG_RUNTIME_DIR (previewd's socket); \
+            LISTEN_FDS and LISTEN_PID (socket activation, as sd_listen_fds reads them).
+
+            Examples:
+              previewd-web
+              previewd-web --pair --listen 0.0.0.0:8765
+              previewd-web --listen 0.0.0.0:8765 --allow-host hifi.home.arpa
+              previewd-web --pair --revoke
             """)
 
     @Option(name: .customLong("listen"), help: ArgumentHelp("Listen on ADDRESS: IP:PORT or [IPv6]:PORT (repeatable).", valueName: "address"))
@@ -32,6 +56,12 @@ struct PreviewdWeb: AsyncParsableCommand {
 
     @Option(help: ArgumentHelp("previewd's control socket (default: $XDG_RUNTIME_DIR/previewd.sock, as previewctl finds it).", valueName: "path"))
     var socket: String?
+
+    @Option(name: .customLong("tls-cert"), help: ArgumentHelp("Serve HTTPS with this certificate chain (PEM); with --tls-key. With --pair: the URL is https.", valueName: "pem"))
+    var tlsCert: String?
+
+    @Option(name: .customLong("tls-key"), help: ArgumentHelp("The private key (PEM) of --tls-cert.", valueName: "pem"))
+    var tlsKey: String?
 
     @Option(name: .customLong("allow-host"), help: ArgumentHelp("Also answer to the host name NAME (a DNS name for this machine; repeatable).", valueName: "name"))
     var allowHost: [String] = []
@@ -51,6 +81,7 @@ struct PreviewdWeb: AsyncParsableCommand {
     func validate() throws {
         if revoke && !pair { throw ValidationError("--revoke goes with --pair") }
         if urlHost != nil && !pair { throw ValidationError("--url-host goes with --pair") }
+        if (tlsCert == nil) != (tlsKey == nil) { throw ValidationError("--tls-cert and --tls-key go together") }
         for text in listen {
             guard let address = ListenAddress(text), address.port > 0 else {
                 throw ValidationError("--listen \(text): expected IP:PORT or [IPv6]:PORT with a port from 1 to 65535")
@@ -77,14 +108,29 @@ struct PreviewdWeb: AsyncParsableCommand {
 
         var logger = Logger(label: "previewd-web")
         logger.logLevel = .warning
-        let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
-        let link = DaemonLink(socketPath: socket ?? SocketPath.defaultPath(), group: group)
-        let guardian = RequestGuard(hosts: HostPolicy(listeners: addresses, allowHosts: allowHost, tls: false), tokens: tokens)
-        let web = WebServer(link: link, guardian: guardian, tls: false, logger: logger)
-        let child = web.childChannel()
-        let admit = web.admitsUpgrade
+        let tls = tlsCert != nil
+        let link = DaemonLink(socketPath: socket ?? SocketPath.defaultPath(), group: MultiThreadedEventLoopGroup.singleton)
+        let guardian = RequestGuard(hosts: HostPolicy(listeners: addresses, allowHosts: allowHost, tls: tls), tokens: tokens)
+        let web = WebServer(link: link, guardian: guardian, tls: tls, logger: logger)
+        if let tlsCert, let tlsKey {
+            let child: TLSChannel<HTTP1WebSocketUpgradeChannel>
+            do {
+                child = try TLSChannel(web.childChannel(), tlsConfiguration: TLSFiles.configuration(certificate: tlsCert, key: tlsKey))
+            } catch {
+                throw fail("cannot use --tls-cert \(tlsCert) --tls-key \(tlsKey): \(error)")
+            }
+            try await serve(child: child, web: web, addresses: addresses, inherited: inherited, logger: logger)
+        } else {
+            try await serve(child: web.childChannel(), web: web, addresses: addresses, inherited: inherited, logger: logger)
+        }
+    }
 
-        var listeners: [Listener<HTTP1WebSocketUpgradeChannel>] = []
+    /// Listens (or takes systemd's sockets) and serves with `child` until stopped.
+    private func serve<Child: ServerChildChannel>(child: Child, web: WebServer, addresses: [ListenAddress], inherited: [Int32],
+                                                  logger: Logger) async throws {
+        let group = MultiThreadedEventLoopGroup.singleton
+        let admit = web.admitsUpgrade
+        var listeners: [Listener<Child>] = []
         do {
             if inherited.isEmpty {
                 for address in addresses { listeners.append(try await .bind(address, child: child, admit: admit, group: group, logger: logger)) }
@@ -96,14 +142,14 @@ struct PreviewdWeb: AsyncParsableCommand {
         }
         // "serving" is printed once the first try to reach previewd is over, so a page opened at
         // once hears whether previewd is up rather than a "down" that turns "up" a moment later.
-        let serving = listeners, log = logger
+        let serving = listeners, link = web.link, scheme = web.tls ? "https" : "http"
         let (attempted, attemptDone) = AsyncStream.makeStream(of: Void.self)
         await withDiscardingTaskGroup { group in
             group.addTask { await link.run(firstAttempt: { attemptDone.finish() }) }
             for await _ in attempted {}
             for listener in serving {
-                StandardStream.out("previewd-web: serving http://\(listener.address?.description ?? "?")/\n")
-                group.addTask { try? await listener.serve(logger: log) }
+                StandardStream.out("previewd-web: serving \(scheme)://\(listener.address?.description ?? "?")/\n")
+                group.addTask { try? await listener.serve(logger: logger) }
             }
         }
     }
@@ -115,7 +161,7 @@ struct PreviewdWeb: AsyncParsableCommand {
         } catch {
             throw fail("cannot make the pairing token: \(error)")
         }
-        let url = PairingURL.make(listeners: listenAddresses, urlHost: urlHost, tls: false, token: token)
+        let url = PairingURL.make(listeners: listenAddresses, urlHost: urlHost, tls: tlsCert != nil, token: token)
         StandardStream.out("Open \(url)\n")
         if let code = QRCode(url) {
             StandardStream.out("\n" + code.halfBlocks().map { $0 + "\n" }.joined())

@@ -3,6 +3,10 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
+import CWebShim
+#if canImport(Glibc)
+import Glibc
+#endif
 import NIOCore
 import NIOPosix
 import PreviewCore
@@ -13,8 +17,9 @@ import Synchronization
 /// fans previewd's events out to every page. When previewd goes away it tells the pages, answers
 /// requests with `unavailable`, and reconnects with a back-off that a page's request cuts short.
 final class DaemonLink: Sendable {
-    /// Requests previewd holds at once on one connection (docs/PROTOCOL.md, "Framing").
-    static let inFlightLimit = 16
+    /// Requests sent to previewd and not answered yet: previewd reads no more past 16 on one
+    /// connection (docs/PROTOCOL.md, "Framing"); two are left for the `subscribe` switches.
+    static let inFlightLimit = 14
     /// Requests waiting here for previewd at most; more are refused at once.
     static let waitingLimit = 256
 
@@ -36,11 +41,12 @@ final class DaemonLink: Sendable {
     private let socketPath: String
     private let group: any EventLoopGroup
     private let state = Mutex(State())
-    private let waker = Waker()
+    private let waker: Waker
 
     init(socketPath: String, group: any EventLoopGroup) {
         self.socketPath = socketPath
         self.group = group
+        waker = Waker(loop: group.next())
     }
 
     // MARK: Pages
@@ -76,7 +82,7 @@ final class DaemonLink: Sendable {
     /// previewd is not running, a `busy` one when too many requests wait.
     func call(_ cmd: String, args: [String: JSONValue]?) async -> JSONValue {
         await withCheckedContinuation { (continuation: CheckedContinuation<JSONValue, Never>) in
-            enum Outcome { case send(any Channel, ByteBuffer), queued, down, busy }
+            enum Outcome { case sent, queued, down, busy }
             let outcome = state.withLock { state -> Outcome in
                 guard let channel = state.channel else { return .down }
                 guard state.waiters.count < Self.waitingLimit else { return .busy }
@@ -89,13 +95,13 @@ final class DaemonLink: Sendable {
                     state.inFlight += 1
                     // Enqueued under the lock, so lines reach previewd in the order ids were given.
                     channel.eventLoop.execute { channel.writeAndFlush(line, promise: nil) }
-                    return .send(channel, line)
+                    return .sent
                 }
                 state.backlog.append(Pending(id: id, line: line))
                 return .queued
             }
             switch outcome {
-            case .send, .queued: break
+            case .sent, .queued: break
             case .down:
                 waker.wake()
                 continuation.resume(returning: Self.failure("unavailable", "previewd is not running"))
@@ -137,7 +143,15 @@ final class DaemonLink: Sendable {
                 try channel.pipeline.syncOperations.addHandler(DaemonLineHandler(link: self))
             }
         }
-        return try? await bootstrap.connect(unixDomainSocketPath: socketPath).get()
+        guard let channel = try? await bootstrap.connect(unixDomainSocketPath: socketPath).get() else { return nil }
+        // As previewctl does: the process listening must be this user's, or it is not our previewd.
+        let peer: cws_ucred? = try? await (channel as? any SocketOptionProvider)?
+            .unsafeGetSocketOption(level: SocketOptionLevel(SOL_SOCKET), name: SocketOptionName(cws_so_peercred())).get()
+        guard let peer, peer.uid == getuid() else {
+            try? await channel.close()
+            return nil
+        }
+        return channel
     }
 
     private func connected(_ channel: any Channel) {
@@ -190,19 +204,16 @@ final class DaemonLink: Sendable {
         }
         guard let id = object["id"]?.intValue, id != 0 else { return }
         object["id"] = nil
-        let (waiter, next) = state.withLock { state -> (CheckedContinuation<JSONValue, Never>?, (any Channel, ByteBuffer)?) in
-            guard let waiter = state.waiters.removeValue(forKey: id) else { return (nil, nil) }
+        let waiter = state.withLock { state -> CheckedContinuation<JSONValue, Never>? in
+            guard let waiter = state.waiters.removeValue(forKey: id) else { return nil }
             state.inFlight -= 1
             if !state.backlog.isEmpty, let channel = state.channel {
-                let pending = state.backlog.removeFirst()
+                let line = state.backlog.removeFirst().line
                 state.inFlight += 1
-                let line = pending.line
                 channel.eventLoop.execute { channel.writeAndFlush(line, promise: nil) }
-                return (waiter, (channel, line))
             }
-            return (waiter, nil)
+            return waiter
         }
-        _ = next
         waiter?.resume(returning: .object(object))
     }
 

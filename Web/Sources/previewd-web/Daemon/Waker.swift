@@ -1,20 +1,24 @@
+import NIOCore
 import Synchronization
 
 /// A back-off wait that ends early when someone needs the link (a page's request while previewd is
 /// down): the reconnect loop sleeps only while previewd is away, and never longer than it must.
+/// The timer is an event loop's, not `Task.sleep`: that one would start libdispatch's worker pool,
+/// whose monitor then wakes the process every second for good.
 final class Waker: Sendable {
     private struct State {
         var waiter: CheckedContinuation<Void, Never>?
         var pending = false
     }
     private let state = Mutex(State())
+    private let loop: any EventLoop
+
+    init(loop: any EventLoop) { self.loop = loop }
 
     /// Waits `duration`, or less if `wake()` is called meanwhile (or was since the last `reset()`).
     func wait(for duration: Duration) async {
-        let timer = Task { [weak self] in
-            try? await Task.sleep(for: duration)
-            self?.wake()
-        }
+        let nanoseconds = duration.components.seconds * 1_000_000_000 + duration.components.attoseconds / 1_000_000_000
+        let timer = loop.scheduleTask(in: .nanoseconds(nanoseconds)) { [weak self] in self?.wake() }
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
             let now = state.withLock { state -> Bool in
                 if state.pending { state.pending = false; return true }

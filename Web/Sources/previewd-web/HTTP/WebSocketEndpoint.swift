@@ -38,7 +38,8 @@ struct WebSocketEndpoint: Sendable {
         let session = PageSession(link: link, outbox: outbox)
         try await withThrowingTaskGroup(of: Void.self) { group in
             group.addTask {
-                for await text in outbox.messages { try await outbound.write(.text(text)) }
+                // In frames of at most 64 KiB: a long queue or result list is one message of several.
+                for await text in outbox.messages { try await outbound.writeTextMessage(text) }
                 // The outbox ended: the page fell too far behind, or the socket is closing.
                 try? await outbound.close(.goingAway, reason: "too far behind")
             }
