@@ -378,3 +378,4 @@ class Rig:
             self.recorder.stop()
         if self.pulse:
             self.pulse.stop()
+        shutil.rmtree(self.folder, ignore_errors=True)
