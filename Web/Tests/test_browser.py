@@ -435,7 +435,7 @@ class PageTestCase(unittest.TestCase):
         before = [i["id"] for i in self.rig.queue()["items"]]
         rows = self.els("#queue .qrow")
         handle = rows[0].find_element(By.CSS_SELECTOR, ".handle")
-        self.js("arguments[0].scrollIntoView({block: 'start'})", rows[0])
+        self.js("arguments[0].scrollIntoView({block: 'center'})", rows[1])   # all four rows in view, clear of the header
         step = rows[1].location["y"] - rows[0].location["y"]
         # The first row dragged down past the third row's middle: it lands third.
         ActionChains(self.driver).click_and_hold(handle).move_by_offset(0, 8).move_by_offset(0, int(step * 2) - 8 + 4) \
