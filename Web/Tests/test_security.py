@@ -5,6 +5,7 @@ headers an attacker's page would (issue 40, "Safe on a network")."""
 import json
 import os
 import re
+import socket
 import subprocess
 import sys
 import tempfile
@@ -219,6 +220,29 @@ class LoopbackTests(unittest.TestCase):
         self.assertEqual(status, 404)
         status, _, _ = self.web.request("GET", "/art/item/987654")
         self.assertEqual(status, 404)
+
+
+class ConnectionBoundTests(unittest.TestCase):
+    def test_connections_bounded(self):
+        web = Web(STACK).start()
+        held = []
+        try:
+            for _ in range(128):
+                held.append(socket.create_connection((web.host, web.port), timeout=TIMEOUT))
+            # Each of those is served: a request on the last one is answered.
+            held[-1].sendall(f"GET /icon.svg HTTP/1.1\r\nHost: {web.address}\r\n\r\n".encode())
+            self.assertTrue(held[-1].recv(100).startswith(b"HTTP/1.1 200"))
+            extra = socket.create_connection((web.host, web.port), timeout=TIMEOUT)
+            extra.sendall(f"GET / HTTP/1.1\r\nHost: {web.address}\r\n\r\n".encode())
+            try:
+                self.assertEqual(extra.recv(100), b"", "the 129th connection is closed unanswered")
+            except ConnectionResetError:
+                pass
+            extra.close()
+        finally:
+            for s in held:
+                s.close()
+            web.stop()
 
 
 class DaemonRestartTests(unittest.TestCase):

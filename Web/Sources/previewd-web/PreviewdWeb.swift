@@ -130,12 +130,13 @@ struct PreviewdWeb: AsyncParsableCommand {
                                                   logger: Logger) async throws {
         let group = MultiThreadedEventLoopGroup.singleton
         let admit = web.admitsUpgrade
+        let limit = ConnectionLimit()
         var listeners: [Listener<Child>] = []
         do {
             if inherited.isEmpty {
-                for address in addresses { listeners.append(try await .bind(address, child: child, admit: admit, group: group, logger: logger)) }
+                for address in addresses { listeners.append(try await .bind(address, child: child, admit: admit, limit: limit, group: group, logger: logger)) }
             } else {
-                for fd in inherited { listeners.append(try await .adopt(fd, child: child, admit: admit, group: group, logger: logger)) }
+                for fd in inherited { listeners.append(try await .adopt(fd, child: child, admit: admit, limit: limit, group: group, logger: logger)) }
             }
         } catch {
             throw fail("cannot listen: \(error)")
