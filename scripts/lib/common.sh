@@ -9,6 +9,8 @@ PREVIEWD_APT_PACKAGES=(libavformat-dev libavcodec-dev libswresample-dev libswsca
                        python3 iproute2 util-linux mpv libxml2-utils mpc python3-mpd ncmpcpp
                        python3-musicbrainzngs python3-dbus python3-gi
                        libqrencode-dev zbar-tools)
+# previewd-web's browser tests (Web/Tests/test_browser.py): Debian's chromium driven by selenium.
+PREVIEWD_APT_PACKAGES+=(chromium chromium-driver python3-selenium)
 
 say() { printf '\033[1m==> %s\033[0m\n' "$*" >&2; }
 
