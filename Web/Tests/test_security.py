@@ -222,6 +222,29 @@ class LoopbackTests(unittest.TestCase):
         self.assertEqual(status, 404)
 
 
+class HostNameTests(unittest.TestCase):
+    """The names previewd-web answers to besides its addresses: the machine's, NAME.local, --allow-host."""
+
+    def test_allowed_names(self):
+        web = Web(STACK, extra=["--allow-host", "hifi.home.arpa"]).start()
+        try:
+            name = socket.gethostname().lower()
+            hosts = [f"hifi.home.arpa:{web.port}", f"{name}:{web.port}", f"LOCALHOST:{web.port}"]
+            if "." not in name:
+                hosts.append(f"{name}.local:{web.port}")
+            for host in hosts:
+                self.assertEqual(web.request("GET", "/", headers={"Host": host})[0], 200, host)
+            for host in ("hifi.home.arpa", f"hifi.home.arpa:{web.port + 1}", f"evil.hifi.home.arpa:{web.port}"):
+                self.assertEqual(web.request("GET", "/", headers={"Host": host})[0], 421, host)
+            headers = {"Host": f"hifi.home.arpa:{web.port}", "Content-Type": "application/json"}
+            status, _, _ = web.request("POST", "/api", '{"cmd":"status"}', dict(headers, Origin=f"http://hifi.home.arpa:{web.port}"))
+            self.assertEqual(status, 200)
+            status, _, _ = web.request("POST", "/api", '{"cmd":"status"}', dict(headers, Origin=f"http://hifi.home.arpa.evil.example:{web.port}"))
+            self.assertEqual(status, 403)
+        finally:
+            web.stop()
+
+
 class ConnectionBoundTests(unittest.TestCase):
     def test_connections_bounded(self):
         web = Web(STACK).start()
