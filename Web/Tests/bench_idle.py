@@ -1,7 +1,9 @@
 """previewd-web at rest: its wake-ups (voluntary and involuntary context switches of all its threads)
 over a window with no page open, and with a page open while previewd is paused; and its RSS.
-    python3 Web/Tests/bench_idle.py [SECONDS]      (default 10; uses the release binaries as Web/Tests/run does)
-Figures only: nothing here is asserted."""
+    /usr/bin/python3 Web/Tests/bench_idle.py [SECONDS] [--browser]
+SECONDS defaults to 10; the release binaries are found as Web/Tests/run finds them. The page is a raw
+WebSocket, or with --browser the real page in headless Chromium (selenium). Figures only: nothing
+here is asserted."""
 
 import glob
 import sys
@@ -42,32 +44,51 @@ def window(pid, seconds):
     return delta(before, switches(pid))
 
 
+def open_browser(url):
+    from selenium import webdriver
+    from selenium.webdriver.chrome.service import Service
+    options = webdriver.ChromeOptions()
+    for argument in ("--headless=new", "--no-sandbox", "--disable-gpu", "--mute-audio", "--window-size=390,844",
+                     "--disable-background-networking", "--disable-component-update", "--no-first-run"):
+        options.add_argument(argument)
+    options.binary_location = "/usr/bin/chromium"
+    driver = webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=options)
+    driver.get(url)
+    return driver
+
+
 def main():
-    seconds = float(sys.argv[1]) if len(sys.argv) > 1 else 10.0
+    args = [a for a in sys.argv[1:] if not a.startswith("--")]
+    browser = "--browser" in sys.argv
+    seconds = float(args[0]) if args else 10.0
     stack = Stack()
     stack.start()
     web = Web(stack).start()
     pid = web.proc.pid
+    page = None
     try:
         time.sleep(1)  # let start-up settle
         idle = window(pid, seconds)
-        ws = WebSocket(web)
-        ws.receive()
+        watcher = WebSocket(web)  # to know when playing starts; counted like a page
+        watcher.receive()
+        if browser:
+            page = open_browser(web.origin + "/")
+            time.sleep(2)  # the page connects and catches up
         # A track played, then paused: the page open, nothing moving.
-        ws.send({"id": 1, "cmd": "search", "args": {"term": "sine", "limit": 3}})
-        ws.answer(1)
-        ws.receive_until(lambda m: m.get("event") == "state" and m.get("state") == "playing")
-        ws.send({"id": 2, "cmd": "pause"})
-        ws.answer(2)
+        web.api({"id": 1, "cmd": "search", "args": {"term": "sine", "limit": 3}})
+        watcher.receive_until(lambda m: m.get("event") == "state" and m.get("state") == "playing")
+        web.api({"id": 2, "cmd": "pause"})
         time.sleep(1)
         paused = window(pid, seconds)
-        ws.send({"id": 3, "cmd": "resume"})
-        ws.answer(3)
+        web.api({"id": 3, "cmd": "resume"})
         playing = window(pid, min(seconds, 5))
-        print(f"previewd-web wake-ups in {seconds:g} s: no page open {idle}, a page open and paused {paused}; "
+        kind = "the real page in Chromium" if browser else "a WebSocket"
+        print(f"previewd-web wake-ups in {seconds:g} s: no page open {idle}; {kind} open and paused {paused}; "
               f"while playing (position ticks relayed) {playing} in {min(seconds, 5):g} s; RSS {rss_kib(pid)} KiB")
-        ws.close()
+        watcher.close()
     finally:
+        if page:
+            page.quit()
         web.stop()
         stack.stop()
 

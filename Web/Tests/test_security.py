@@ -5,6 +5,7 @@ headers an attacker's page would (issue 40, "Safe on a network")."""
 import json
 import os
 import re
+import socket
 import subprocess
 import sys
 import tempfile
@@ -219,6 +220,52 @@ class LoopbackTests(unittest.TestCase):
         self.assertEqual(status, 404)
         status, _, _ = self.web.request("GET", "/art/item/987654")
         self.assertEqual(status, 404)
+
+
+class HostNameTests(unittest.TestCase):
+    """The names previewd-web answers to besides its addresses: the machine's, NAME.local, --allow-host."""
+
+    def test_allowed_names(self):
+        web = Web(STACK, extra=["--allow-host", "hifi.home.arpa"]).start()
+        try:
+            name = socket.gethostname().lower()
+            hosts = [f"hifi.home.arpa:{web.port}", f"{name}:{web.port}", f"LOCALHOST:{web.port}"]
+            if "." not in name:
+                hosts.append(f"{name}.local:{web.port}")
+            for host in hosts:
+                self.assertEqual(web.request("GET", "/", headers={"Host": host})[0], 200, host)
+            for host in ("hifi.home.arpa", f"hifi.home.arpa:{web.port + 1}", f"evil.hifi.home.arpa:{web.port}"):
+                self.assertEqual(web.request("GET", "/", headers={"Host": host})[0], 421, host)
+            headers = {"Host": f"hifi.home.arpa:{web.port}", "Content-Type": "application/json"}
+            status, _, _ = web.request("POST", "/api", '{"cmd":"status"}', dict(headers, Origin=f"http://hifi.home.arpa:{web.port}"))
+            self.assertEqual(status, 200)
+            status, _, _ = web.request("POST", "/api", '{"cmd":"status"}', dict(headers, Origin=f"http://hifi.home.arpa.evil.example:{web.port}"))
+            self.assertEqual(status, 403)
+        finally:
+            web.stop()
+
+
+class ConnectionBoundTests(unittest.TestCase):
+    def test_connections_bounded(self):
+        web = Web(STACK).start()
+        held = []
+        try:
+            for _ in range(128):
+                held.append(socket.create_connection((web.host, web.port), timeout=TIMEOUT))
+            # Each of those is served: a request on the last one is answered.
+            held[-1].sendall(f"GET /icon.svg HTTP/1.1\r\nHost: {web.address}\r\n\r\n".encode())
+            self.assertTrue(held[-1].recv(100).startswith(b"HTTP/1.1 200"))
+            extra = socket.create_connection((web.host, web.port), timeout=TIMEOUT)
+            extra.sendall(f"GET / HTTP/1.1\r\nHost: {web.address}\r\n\r\n".encode())
+            try:
+                self.assertEqual(extra.recv(100), b"", "the 129th connection is closed unanswered")
+            except ConnectionResetError:
+                pass
+            extra.close()
+        finally:
+            for s in held:
+                s.close()
+            web.stop()
 
 
 class DaemonRestartTests(unittest.TestCase):

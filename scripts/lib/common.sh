@@ -45,6 +45,11 @@ build_release() {
   export PREVIEWD_BIN_DIR
 }
 
+# previewd-web's release build (its own package, Web/); prints the folder of its executable.
+build_web() {
+  (cd Web && swift build -c release --static-swift-stdlib >&2 && swift build -c release --static-swift-stdlib --show-bin-path)
+}
+
 # swift-argument-parser's manual generator, built beside the release binaries (scripts/install
 # writes the man pages with it; the install test needs it there).
 build_manual_tool() {

@@ -14,7 +14,7 @@ import NIOPosix
 enum Main {
     static func main() async {
         NIOSingletons.groupLoopCountSuggestion = 1
-        ConcurrencyOnNIO.prepare()
+        _ = ConcurrencyOnNIO.serial  // made before any job needs it
         cws_install(ConcurrencyOnNIO.now, ConcurrencyOnNIO.later, ConcurrencyOnNIO.at)
         await PreviewdWeb.main()
     }
@@ -23,8 +23,8 @@ enum Main {
 /// Where Swift Concurrency's jobs run: the one event loop.
 enum ConcurrencyOnNIO {
     static let loop = MultiThreadedEventLoopGroup.singleton.next()
-    /// The loop as an executor, made once before the hooks are set (as NIO's own takeover runs jobs).
-    nonisolated(unsafe) static var serial: UnownedSerialExecutor?
+    /// The loop as the executor jobs run on (as NIO's own takeover runs them).
+    static let serial = loop.executor.asUnownedSerialExecutor()
 
     // The hooks, defined here so they carry no actor isolation (a closure written in `main` would be
     // the main actor's, and checked to be on it whenever a job is enqueued).
@@ -34,17 +34,15 @@ enum ConcurrencyOnNIO {
         schedule(job, in: nanoseconds(untilSeconds: sec, nanoseconds: nsec, clock: clock))
     }
 
-    static func prepare() { serial = loop.executor.asUnownedSerialExecutor() }
-
     static func run(_ job: UnsafeMutableRawPointer?) {
         let unowned = unsafeBitCast(job, to: UnownedJob.self)
-        let serial = serial!
+        let serial = serial
         loop.execute { unowned.runSynchronously(on: serial) }
     }
 
     static func schedule(_ job: UnsafeMutableRawPointer?, in nanoseconds: Int64) {
         let unowned = unsafeBitCast(job, to: UnownedJob.self)
-        let serial = serial!
+        let serial = serial
         loop.scheduleTask(in: .nanoseconds(max(0, nanoseconds))) { unowned.runSynchronously(on: serial) }
     }
 

@@ -30,6 +30,13 @@ struct PreviewdWeb: AsyncParsableCommand {
             anything need the page's own Origin and a JSON body. Under systemd, previewd-web.socket hands \
             the listening socket over and --listen is not needed.
 
+            GET /ws is a WebSocket and POST /api (application/json) takes one request: previewd's own \
+            requests and answers (previewd's docs/PROTOCOL.md), for the commands a remote needs; the \
+            WebSocket also carries previewd's events and {"event": "daemon", "state": "up"|"down"}. \
+            previewd-web's own error codes: unavailable (previewd is not running), busy (too many \
+            requests wait), rate-limited (over 20 a second on one WebSocket), superseded (a newer search \
+            from the same page replaced a waiting one), unpaired (the pairing was revoked).
+
             The QR code is drawn with half blocks, light modules as blocks and dark ones as spaces (as \
             `qrencode -t UTF8` does), for a terminal with light text on a dark background.
 
@@ -72,7 +79,7 @@ struct PreviewdWeb: AsyncParsableCommand {
     @Flag(help: "With --pair: make a new token first; every paired device must pair again.")
     var revoke = false
 
-    @Option(name: .customLong("url-host"), help: ArgumentHelp("With --pair: the host name or address the phone should open.", valueName: "name"))
+    @Option(name: .customLong("url-host"), help: ArgumentHelp("With --pair: the host name or address the phone should open (a name must also be given to the server with --allow-host).", valueName: "name"))
     var urlHost: String?
 
     @Option(name: .customLong("config-dir"), help: ArgumentHelp("Where the token lives (default: $XDG_CONFIG_HOME/previewd).", valueName: "dir"))
@@ -130,12 +137,13 @@ struct PreviewdWeb: AsyncParsableCommand {
                                                   logger: Logger) async throws {
         let group = MultiThreadedEventLoopGroup.singleton
         let admit = web.admitsUpgrade
+        let limit = ConnectionLimit()
         var listeners: [Listener<Child>] = []
         do {
             if inherited.isEmpty {
-                for address in addresses { listeners.append(try await .bind(address, child: child, admit: admit, group: group, logger: logger)) }
+                for address in addresses { listeners.append(try await .bind(address, child: child, admit: admit, limit: limit, group: group, logger: logger)) }
             } else {
-                for fd in inherited { listeners.append(try await .adopt(fd, child: child, admit: admit, group: group, logger: logger)) }
+                for fd in inherited { listeners.append(try await .adopt(fd, child: child, admit: admit, limit: limit, group: group, logger: logger)) }
             }
         } catch {
             throw fail("cannot listen: \(error)")

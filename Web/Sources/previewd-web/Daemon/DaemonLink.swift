@@ -54,22 +54,24 @@ final class DaemonLink: Sendable {
     /// Adds a page: it hears the link's state first, then every event. The first page turns
     /// position ticks on.
     func attach(_ page: PageOutbox) {
-        let (channel, first, up) = state.withLock { state in
+        // Under the lock, so the state comes before any event and the subscribe switches reach
+        // previewd in the order the pages came and went.
+        let up = state.withLock { state in
             state.pages[ObjectIdentifier(page)] = page
-            return (state.channel, state.pages.count == 1, state.up)
+            page.send(Self.daemonEvent(up: state.up))
+            if state.pages.count == 1, let channel = state.channel { Self.subscribe(on: channel, position: true) }
+            return state.up
         }
-        page.send(Self.daemonEvent(up: up))
-        if first, let channel { subscribe(on: channel, position: true) }
         if !up { waker.wake() }
     }
 
     /// Removes a page; the last one turns position ticks off, so previewd-web sleeps while paused or idle.
     func detach(_ page: PageOutbox) {
-        let (channel, last) = state.withLock { state in
-            let removed = state.pages.removeValue(forKey: ObjectIdentifier(page)) != nil
-            return (state.channel, removed && state.pages.isEmpty)
+        state.withLock { state in
+            guard state.pages.removeValue(forKey: ObjectIdentifier(page)) != nil, state.pages.isEmpty,
+                  let channel = state.channel else { return }
+            Self.subscribe(on: channel, position: false)
         }
-        if last, let channel { subscribe(on: channel, position: false) }
     }
 
     /// How many pages are open.
@@ -156,14 +158,12 @@ final class DaemonLink: Sendable {
 
     private func connected(_ channel: any Channel) {
         // subscribe goes first, before any page's request can be written on this channel.
-        let position = state.withLock { $0.pages.isEmpty == false }
-        subscribe(on: channel, position: position)
-        let pages = state.withLock { state -> [PageOutbox] in
+        state.withLock { state in
+            Self.subscribe(on: channel, position: !state.pages.isEmpty)
             state.channel = channel
-            return Array(state.pages.values)
+            let up = Self.daemonEvent(up: true)
+            for page in state.pages.values { page.send(up) }
         }
-        let up = Self.daemonEvent(up: true)
-        for page in pages { page.send(up) }
     }
 
     /// Called when the connection closes (from its handler, and again from `run`): fails what waits.
@@ -184,8 +184,9 @@ final class DaemonLink: Sendable {
         for waiter in taken.waiters { waiter.resume(returning: failure) }
     }
 
-    /// `subscribe` with its answer ignored: it only changes whether position ticks come.
-    private func subscribe(on channel: any Channel, position: Bool) {
+    /// `subscribe` with its answer ignored: it only changes whether position ticks come. Only
+    /// enqueued on the channel's loop, so it may be called under the lock.
+    private static func subscribe(on channel: any Channel, position: Bool) {
         let request = ControlRequest(id: 0, cmd: "subscribe", args: ["position": .bool(position)])
         guard let bytes = JSONLine.encode(request) else { return }
         let line = ByteBuffer(bytes: bytes)

@@ -9,6 +9,10 @@ final class PageOutbox: Sendable {
     /// The messages, read by the WebSocket's writer; it ends when the page is dropped.
     let messages: AsyncStream<String>
     private let continuation: AsyncStream<String>.Continuation
+    private let overflowed = Atomic(false)
+
+    /// Whether the page was dropped for falling behind.
+    var fellBehind: Bool { overflowed.load(ordering: .relaxed) }
 
     init() {
         (messages, continuation) = AsyncStream.makeStream(of: String.self, bufferingPolicy: .bufferingOldest(Self.capacity))
@@ -16,7 +20,10 @@ final class PageOutbox: Sendable {
 
     /// Queues `text` for the page; when the page is that far behind, ends its stream (its WebSocket closes).
     func send(_ text: String) {
-        if case .dropped = continuation.yield(text) { continuation.finish() }
+        if case .dropped = continuation.yield(text) {
+            overflowed.store(true, ordering: .relaxed)
+            continuation.finish()
+        }
     }
 
     /// Ends the stream: the writer closes the WebSocket.

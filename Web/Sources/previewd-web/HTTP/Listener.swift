@@ -20,16 +20,18 @@ struct Listener<Child: ServerChildChannel>: Sendable {
     }
 
     /// Binds `address`.
-    static func bind(_ address: ListenAddress, child: Child, admit: @escaping Admit, group: any EventLoopGroup, logger: Logger) async throws -> Self {
-        let server = try await bootstrap(group).bind(host: address.host, port: address.port) { channel in
+    static func bind(_ address: ListenAddress, child: Child, admit: @escaping Admit, limit: ConnectionLimit,
+                     group: any EventLoopGroup, logger: Logger) async throws -> Self {
+        let server = try await bootstrap(group, limit).bind(host: address.host, port: address.port) { channel in
             setUp(channel, child: child, admit: admit, logger: logger)
         }
         return Self(server: server, child: child)
     }
 
     /// Takes over `fd`, a listening TCP socket systemd made (previewd-web.socket).
-    static func adopt(_ fd: Int32, child: Child, admit: @escaping Admit, group: any EventLoopGroup, logger: Logger) async throws -> Self {
-        let server = try await bootstrap(group).bind(fd) { channel in
+    static func adopt(_ fd: Int32, child: Child, admit: @escaping Admit, limit: ConnectionLimit,
+                      group: any EventLoopGroup, logger: Logger) async throws -> Self {
+        let server = try await bootstrap(group, limit).bind(fd) { channel in
             setUp(channel, child: child, admit: admit, logger: logger)
         }
         return Self(server: server, child: child)
@@ -42,8 +44,11 @@ struct Listener<Child: ServerChildChannel>: Sendable {
         }
     }
 
-    private static func bootstrap(_ group: any EventLoopGroup) -> ServerBootstrap {
+    private static func bootstrap(_ group: any EventLoopGroup, _ limit: ConnectionLimit) -> ServerBootstrap {
         ServerBootstrap(group: group)
+            .serverChannelInitializer { channel in
+                channel.eventLoop.makeCompletedFuture { try channel.pipeline.syncOperations.addHandler(limit) }
+            }
             .serverChannelOption(ChannelOptions.backlog, value: 64)
             .serverChannelOption(ChannelOptions.socketOption(.so_reuseaddr), value: 1)
             .childChannelOption(ChannelOptions.allowRemoteHalfClosure, value: true)

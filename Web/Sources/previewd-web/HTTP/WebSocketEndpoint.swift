@@ -40,8 +40,8 @@ struct WebSocketEndpoint: Sendable {
             group.addTask {
                 // In frames of at most 64 KiB: a long queue or result list is one message of several.
                 for await text in outbox.messages { try await outbound.writeTextMessage(text) }
-                // The outbox ended: the page fell too far behind, or the socket is closing.
-                try? await outbound.close(.goingAway, reason: "too far behind")
+                // The outbox ended: the socket is closing, or the page fell too far behind.
+                if outbox.fellBehind { try? await outbound.close(.goingAway, reason: "too far behind") }
             }
             for try await message in inbound.messages(maxSize: Self.maxMessage) {
                 guard guardian.stillPaired(request, loopback: loopback) else {
