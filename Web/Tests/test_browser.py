@@ -152,7 +152,8 @@ class PageTestCase(unittest.TestCase):
             self.fail(f"waited {timeout} s for {what}\n{self.rig.logs()}")
 
     def wait_connected(self):
-        self.wait(lambda: self.js("return document.getElementById('banner').hidden"), "the page to connect")
+        self.wait(lambda: self.js("return document.body.classList.contains('live') && document.getElementById('banner').hidden"),
+                  "the page to connect (to previewd-web, and through it to previewd)")
 
     def drain(self):
         """Moves the browser's logs into this test's lists; returns the WebSocket frames sent since the last drain."""

@@ -11,7 +11,9 @@ const $ = (id) => document.getElementById(id);
 const app = {
   ws: null,
   wsOpen: false,
+  linkLost: false,           // the WebSocket closed (or never opened): "no connection" is said
   daemonUp: false,
+  daemonDown: false,         // previewd-web said previewd is gone
   nextId: 1,
   pending: new Map(),        // request id → {resolve, reject, cmd}
   backoff: 500,
@@ -64,6 +66,7 @@ function connect() {
   ws.addEventListener('open', () => {
     if (app.ws !== ws) return;
     app.wsOpen = true;
+    app.linkLost = false;
     app.backoff = 500;
     showBanner();
   });
@@ -77,7 +80,9 @@ function connect() {
     if (app.ws !== ws) return;
     app.ws = null;
     app.wsOpen = false;
+    app.linkLost = true;
     app.daemonUp = false;
+    app.daemonDown = false;   // unknown until the next WebSocket says
     failPending('no connection');
     showBanner();
     stopFrames();
@@ -132,6 +137,7 @@ function onEvent(e) {
   switch (e.event) {
     case 'daemon':
       app.daemonUp = e.state === 'up';
+      app.daemonDown = e.state === 'down';
       showBanner();
       if (app.daemonUp) catchUp();
       else {
@@ -844,12 +850,13 @@ function closePlayer() {
 function showBanner() {
   const banner = $('banner');
   let message = '';
-  if (!app.wsOpen) message = 'No connection to previewd-web. Reconnecting…';
-  else if (!app.daemonUp) message = 'previewd is not running.';
+  if (!app.wsOpen && app.linkLost) message = 'No connection to previewd-web. Reconnecting…';
+  else if (app.daemonDown) message = 'previewd is not running.';
   banner.textContent = message;
   banner.hidden = !message;
   document.body.classList.toggle('offline', !!message);
   banner.dataset.kind = !app.wsOpen ? 'link' : 'daemon';
+  document.body.classList.toggle('live', app.wsOpen && app.daemonUp);
 }
 
 function showError(error) {
