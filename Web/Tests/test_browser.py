@@ -336,6 +336,8 @@ class PageTestCase(unittest.TestCase):
         self.assertTrue(self.el("#refresh").is_displayed())
         tops = [f for f in self.drain() if f.get("cmd") == "top"]
         self.assertEqual(tops[-1]["args"], {"queue": False, "limit": 50})
+        self.wait(lambda: self.js("return Array.from(document.querySelectorAll('#results img')).every(i => i.complete)"),
+                  "the chart's thumbnails to settle (for the screenshot)")
         self.shot("chart")
         self.tap(self.el("#refresh"))
         self.wait(lambda: any(f.get("cmd") == "top" for f in self.drain()), "Refresh to ask the chart again")
