@@ -34,7 +34,8 @@ const app = {
   mayHaveMore: false,
   searchSeq: 0,
   searchTimer: 0,
-  lastSearch: null,          // {term, tab, limit} of what the results are
+  lastSearch: null,
+  openingQuery: false,       // /?q=TERM: search for it once previewd answers          // {term, tab, limit} of what the results are
   chartLoaded: false,
   volumeTimer: 0,
   toastTimer: 0,
@@ -139,8 +140,10 @@ function onEvent(e) {
       app.daemonUp = e.state === 'up';
       app.daemonDown = e.state === 'down';
       showBanner();
-      if (app.daemonUp) catchUp();
-      else {
+      if (app.daemonUp) {
+        catchUp();
+        if (app.openingQuery) { app.openingQuery = false; search(); }   // /?q=TERM: searched once previewd answers
+      } else {
         failPending('previewd is not running');
         stopFrames();
         app.queue.version = null;   // a previewd that comes back numbers its queue anew
@@ -319,6 +322,7 @@ function isMovie(track) { return /movie|tv-episode|music-video/.test(text(track.
 function tabArgs(tab) { return TABS[tab] || TABS.all; }
 
 function scheduleSearch() {
+  performance.mark('input');   // scripts/bench-web: keystroke → results drawn
   clearTimeout(app.searchTimer);
   app.searchTimer = setTimeout(search, 300);
 }
@@ -474,6 +478,7 @@ function renderResults() {
   });
   list.replaceChildren(rows);
   $('more').hidden = !app.mayHaveMore || app.tab === 'top';
+  performance.mark('results-drawn');   // scripts/bench-web: page load and keystroke → results drawn
 }
 
 /** An image in its frame: the placeholder shows until it loads, and stays when there is none. */
@@ -979,6 +984,9 @@ function wire() {
 }
 
 wire();
+// `/?q=TERM` opens with that search made (a bookmark, a home-screen shortcut).
+const openingQuery = new URLSearchParams(location.search).get('q');
+if (openingQuery) { $('term').value = openingQuery.slice(0, 200); app.openingQuery = true; }
 showScreen(location.hash === '#player' ? 'player' : 'search');
 renderPlayer();
 showBanner();
