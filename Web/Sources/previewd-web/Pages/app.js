@@ -34,8 +34,8 @@ const app = {
   mayHaveMore: false,
   searchSeq: 0,
   searchTimer: 0,
-  lastSearch: null,
-  openingQuery: false,       // /?q=TERM: search for it once previewd answers          // {term, tab, limit} of what the results are
+  lastSearch: null,          // {term, tab, limit} of what the results are
+  openingQuery: false,       // /?q=TERM: search for it once previewd answers
   chartLoaded: false,
   volumeTimer: 0,
   toastTimer: 0,
