@@ -494,6 +494,7 @@ function setThumbnail(frame, src, tall) {
 
 /** Tapping a result: the results on screen become the queue, and the one tapped plays. */
 async function playResult(index) {
+  performance.mark('tap');   // scripts/bench-web: tap → audible, from the page's own click
   const tracks = app.shown.slice();
   if (!tracks[index]) return;
   try {
