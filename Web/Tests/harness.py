@@ -1,6 +1,8 @@
-"""Real processes for previewd-web's tests: a private PulseAudio, the iTunes stand-in, previewd and
-previewd-web, each in its own temporary folders; and a raw WebSocket client (stdlib only), so a test
-can send exactly the headers a hostile page or a rebinding attack would."""
+"""Real processes for previewd-web's tests, each thing written once: the release binaries, free ports,
+bounded waits, a child process with its log kept for failure messages, a private PulseAudio with a null
+sink, the iTunes stand-in, previewd (`Stack`) and previewd-web (`Web`); and a raw WebSocket client
+(stdlib only), so a test can send exactly the headers a hostile page or a rebinding attack would.
+browser_rig.py builds the browser tests' rig on these."""
 
 import base64
 import http.client
@@ -8,17 +10,24 @@ import json
 import os
 import select
 import shutil
+import signal
 import socket
 import ssl
 import struct
 import subprocess
 import tempfile
 import time
+from pathlib import Path
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 WEB = os.path.dirname(HERE)
 ROOT = os.path.dirname(WEB)
+FIXTURES = Path(ROOT) / "Tests" / "Fixtures"
 TIMEOUT = 20.0  # a bound on every wait, so a broken build fails instead of hanging
+
+
+class RigError(RuntimeError):
+    """A failure of the rig itself (a process that did not start), not of the code under test."""
 
 
 def bin_dir(folder, variable):
@@ -36,19 +45,78 @@ def free_port(host="127.0.0.1"):
         return s.getsockname()[1]
 
 
-def wait_for_path(path, proc, what):
-    """Waits until `path` exists (previewd's socket); bounded, and fails at once if `proc` died."""
+def wait_until(predicate, what, process=None):
+    """Waits for `predicate` (a hang guard, not a speed check): bounded, and fails at once if `process` died."""
     deadline = time.monotonic() + TIMEOUT
-    while not os.path.exists(path):
-        if proc.poll() is not None:
-            raise RuntimeError(f"{what} exited with status {proc.returncode}")
+    while not predicate():
+        if process and not process.running():
+            raise RigError(f"{process.name} exited with status {process.process.returncode} before {what}: {process.said()}")
         if time.monotonic() > deadline:
-            raise RuntimeError(f"{what} did not make {path}")
+            raise RigError(f"no {what} within {TIMEOUT} s")
         time.sleep(0.02)
 
 
+class Process:
+    """A child process whose stderr is kept in NAME.log in `folder` for failure messages."""
+
+    def __init__(self, argv, folder, name, env=None, stdout=subprocess.DEVNULL):
+        self.name = name
+        self.log_path = Path(folder) / f"{name}.log"
+        self.log = open(self.log_path, "ab")
+        self.process = subprocess.Popen(argv, env=env, stdin=subprocess.DEVNULL, stdout=stdout, stderr=self.log)
+
+    def first_line(self):
+        """The first line on the piped stdout (an address, "serving"), or "" if none came within TIMEOUT."""
+        ready, _, _ = select.select([self.process.stdout], [], [], TIMEOUT)
+        return self.process.stdout.readline().decode(errors="replace").strip() if ready else ""
+
+    def running(self):
+        return self.process.poll() is None
+
+    def stop(self, sig=signal.SIGTERM):
+        if self.running():
+            self.process.send_signal(sig)
+            try:
+                self.process.wait(TIMEOUT)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+                self.process.wait()
+        self.log.close()
+        if self.process.stdout:
+            self.process.stdout.close()
+        return self.process.returncode
+
+    def said(self):
+        try:
+            return self.log_path.read_text(errors="replace")[-4000:]
+        except OSError:
+            return ""
+
+
+class Pulse(Process):
+    """A private PulseAudio server with a null sink of its own (never one shared with other tests)."""
+
+    def __init__(self, folder):
+        self.folder = Path(folder) / "pulse"
+        self.folder.mkdir(parents=True)
+        self.socket = self.folder / "native"
+        self.server = f"unix:{self.socket}"
+        self.sink = "previewd_web_null"
+        env = dict(os.environ, HOME=str(self.folder), XDG_RUNTIME_DIR=str(self.folder), XDG_CONFIG_HOME=str(self.folder))
+        env.pop("PULSE_SERVER", None)
+        super().__init__(
+            ["pulseaudio", "-n", "--daemonize=no", "--exit-idle-time=-1", "--use-pid-file=no", "--disable-shm=yes",
+             f"--log-target=file:{self.folder}/pulse.log",
+             "-L", f"module-null-sink sink_name={self.sink} rate=48000 channels=2 sink_properties=device.description=previewd-web-null",
+             "-L", f"module-native-protocol-unix auth-anonymous=1 socket={self.socket}"],
+            self.folder, "pulseaudio", env=env)
+        wait_until(lambda: self.socket.exists() and subprocess.run(["pactl", "--server", self.server, "info"],
+                                                                   capture_output=True).returncode == 0,
+                   "PulseAudio answering", self)
+
+
 class Stack:
-    """PulseAudio (null sink), itunes-standin, previewd: the parts previewd-web talks to."""
+    """PulseAudio (a null sink), itunes-standin, previewd: the parts previewd-web talks to, in one temporary folder."""
 
     def __init__(self):
         self.dir = tempfile.mkdtemp(prefix="previewd-web-test-")
@@ -57,54 +125,57 @@ class Stack:
         os.makedirs(os.path.dirname(self.socket), mode=0o700)
         self.env = dict(os.environ, HOME=self.dir, XDG_RUNTIME_DIR=os.path.join(self.dir, "run"),
                         XDG_CONFIG_HOME=os.path.join(self.dir, "config"), XDG_CACHE_HOME=os.path.join(self.dir, "cache"),
-                        XDG_STATE_HOME=os.path.join(self.dir, "state"), XDG_DATA_HOME=os.path.join(self.dir, "data"))
-        self.env.pop("DBUS_SESSION_BUS_ADDRESS", None)
+                        XDG_STATE_HOME=os.path.join(self.dir, "state"), XDG_DATA_HOME=os.path.join(self.dir, "data"),
+                        DBUS_SESSION_BUS_ADDRESS=f"unix:path={self.dir}/no-bus")
         self.pulse = self.standin = self.previewd = None
         self.api = None
 
     def start(self):
-        pulse_dir = os.path.join(self.dir, "pulse")
-        os.makedirs(pulse_dir)
-        penv = dict(self.env, HOME=pulse_dir, XDG_RUNTIME_DIR=pulse_dir, XDG_CONFIG_HOME=pulse_dir)
-        self.pulse_server = f"unix:{pulse_dir}/native"
-        self.pulse = subprocess.Popen(
-            ["pulseaudio", "-n", "--daemonize=no", "--exit-idle-time=-1", "--use-pid-file=no", "--disable-shm=yes",
-             f"--log-target=file:{pulse_dir}/pulse.log",
-             "-L", "module-null-sink sink_name=previewd_null sink_properties=device.description=previewd-null",
-             "-L", f"module-native-protocol-unix auth-anonymous=1 socket={pulse_dir}/native"],
-            env=penv, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-        wait_for_path(f"{pulse_dir}/native", self.pulse, "pulseaudio")
-        self.standin = subprocess.Popen(
-            [os.path.join(self.bins, "itunes-standin"), "--catalog", os.path.join(ROOT, "Tests/Fixtures/catalog.json"),
-             "--previews", os.path.join(ROOT, "Tests/Fixtures/previews")],
-            stdout=subprocess.PIPE, text=True, env=self.env)
-        self.api = self.standin.stdout.readline().strip()
-        if not self.api:
-            raise RuntimeError("itunes-standin printed no address")
-        self.start_previewd()
+        try:
+            self.pulse = Pulse(self.dir)
+            self.env["PULSE_SERVER"] = self.pulse.server
+            self.api = self.start_standin()
+            self.start_previewd()
+        except BaseException:
+            self.stop()
+            raise
+        return self
+
+    def start_standin(self, *faults, port=0):
+        """The iTunes stand-in (on `port`, or any), with `faults` as `--fault PATH=SPEC`; returns its base URL."""
+        argv = [os.path.join(self.bins, "itunes-standin"), "--catalog", str(FIXTURES / "catalog.json"),
+                "--previews", str(FIXTURES / "previews"), "--port", str(port)]
+        for fault in faults:
+            argv += ["--fault", fault]
+        self.standin = Process(argv, self.dir, "standin", env=self.env, stdout=subprocess.PIPE)
+        base = self.standin.first_line()
+        if not base.startswith("http://"):
+            raise RigError(f"the stand-in did not start: {self.standin.said()}")
+        return base
+
+    def restart_standin(self, *faults):
+        """The stand-in again on the same address (previewd keeps its --api-base), with `faults`."""
+        self.standin.stop()
+        self.start_standin(*faults, port=int(self.api.rsplit(":", 1)[1]))
 
     def start_previewd(self):
-        with open(os.path.join(self.dir, "previewd.log"), "a") as log:
-            self.previewd = subprocess.Popen(
-                [os.path.join(self.bins, "previewd"), "--socket", self.socket, "--api-base", self.api,
-                 "--pulse-server", self.pulse_server, "--sink", "previewd_null", "--rate-limit", "600",
-                 "--log-level", "warning", "--state-dir", os.path.join(self.dir, "previewd-state")],
-                env=dict(self.env, PULSE_SERVER=self.pulse_server), stdin=subprocess.DEVNULL, stdout=log, stderr=log)
-        wait_for_path(self.socket, self.previewd, "previewd")
+        """previewd on the stand-in and the null sink; its state in the stack's folder, so a restart gives it back."""
+        self.previewd = Process(
+            [os.path.join(self.bins, "previewd"), "--socket", self.socket, "--api-base", self.api,
+             "--pulse-server", self.pulse.server, "--sink", self.pulse.sink, "--rate-limit", "600",
+             "--state-dir", os.path.join(self.dir, "previewd-state")], self.dir, "previewd", env=self.env)
+        wait_until(lambda: os.path.exists(self.socket), "previewd's socket", self.previewd)
 
     def kill_previewd(self):
-        self.previewd.kill()
-        self.previewd.wait()
+        """previewd killed outright (SIGKILL: no farewell), its socket left behind as a crash leaves it."""
+        self.previewd.stop(signal.SIGKILL)
         if os.path.exists(self.socket):
             os.unlink(self.socket)
 
     def stop(self):
-        for proc in (self.previewd, self.standin, self.pulse):
-            if proc and proc.poll() is None:
-                proc.kill()
-                proc.wait()
-        if self.standin:
-            self.standin.stdout.close()
+        for part in (self.previewd, self.standin, self.pulse):
+            if part:
+                part.stop()
         shutil.rmtree(self.dir, ignore_errors=True)
 
 
@@ -112,10 +183,10 @@ class Web:
     """One previewd-web process, started with `args`, ready once it printed "serving"."""
 
     def __init__(self, stack, host="127.0.0.1", port=None, config_dir=None, extra=(), tls=None):
-        self.bins = bin_dir(WEB, "PREVIEWD_WEB_BIN_DIR")
-        self.binary = os.path.join(self.bins, "previewd-web")
+        self.binary = os.path.join(bin_dir(WEB, "PREVIEWD_WEB_BIN_DIR"), "previewd-web")
         self.host = host
         self.port = port or free_port(host)
+        self.folder = stack.dir
         self.config_dir = config_dir or tempfile.mkdtemp(prefix="config-", dir=stack.dir)
         self.stack = stack
         self.extra = list(extra)
@@ -137,13 +208,12 @@ class Web:
         return [self.binary, "--socket", self.stack.socket, "--config-dir", self.config_dir, *args]
 
     def start(self):
-        self.proc = subprocess.Popen(self.command("--listen", self.address, *self.extra), env=self.stack.env,
-                                     stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-        ready, _, _ = select.select([self.proc.stdout], [], [], TIMEOUT)
-        line = self.proc.stdout.readline() if ready else ""
+        self.proc = Process(self.command("--listen", self.address, *self.extra), self.folder,
+                            f"previewd-web-{self.port}", env=self.stack.env, stdout=subprocess.PIPE)
+        line = self.proc.first_line()
         if "serving" not in line:
-            self.proc.kill()
-            raise RuntimeError(f"previewd-web did not start: {line!r} {self.proc.stderr.read()!r}")
+            self.proc.stop(signal.SIGKILL)
+            raise RigError(f"previewd-web did not start: {line!r} {self.proc.said()!r}")
         return self
 
     def run(self, *args):
@@ -151,13 +221,9 @@ class Web:
         return subprocess.run(self.command(*args), env=self.stack.env, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                               text=True, timeout=TIMEOUT)
 
-    def stop(self):
+    def stop(self, sig=signal.SIGTERM):
         if self.proc:
-            if self.proc.poll() is None:
-                self.proc.kill()
-                self.proc.wait()
-            self.proc.stdout.close()
-            self.proc.stderr.close()
+            self.proc.stop(sig)
 
     def request(self, method, path, body=None, headers=None):
         """An HTTP request with exactly `headers` (Host defaults to the listen address)."""

@@ -9,9 +9,7 @@ to $PREVIEWD_ARTIFACTS (default Web/.artifacts/)."""
 
 import json
 import os
-import shutil
 import signal
-import subprocess
 import sys
 import time
 import unittest
@@ -100,8 +98,8 @@ class PageTestCase(unittest.TestCase):
     def setUp(self):
         self.network = []          # every performance-log entry of this test (requests, WebSocket frames)
         self.console = []
-        if not self.rig.daemon.running():
-            self.rig.start_daemon()
+        if not self.rig.previewd.running():
+            self.rig.start_previewd()
         self.rig.request("clear")
         self.rig.request("repeat", {"mode": "off"})
         self.rig.request("shuffle", {"on": False})
@@ -487,11 +485,11 @@ class PageTestCase(unittest.TestCase):
         self.play_from_results("sine", "A Four Forty")
         self.tap(self.el("#toggle"))
         self.wait(lambda: self.rig.status()["state"] == "paused", "pause")
-        self.rig.daemon.stop(signal.SIGTERM)          # previewd gone (it keeps its session on the way out)
+        self.rig.previewd.stop(signal.SIGTERM)        # previewd gone (it keeps its session on the way out)
         self.wait(lambda: "previewd is not running" in self.el("#banner").text and self.el("#banner").is_displayed(),
                   "the page to say previewd is not running")
         self.shot("daemon-down")
-        self.rig.start_daemon()
+        self.rig.start_previewd()
         self.wait_connected()
         self.wait(lambda: self.el("#title").text == "A Four Forty", "the page to show the track again")
         self.wait(lambda: self.el("#toggle").get_attribute("aria-label") == "Play", "the page to show it paused")
@@ -502,13 +500,10 @@ class PageTestCase(unittest.TestCase):
 
     def test_web_server_gone_then_back(self):
         self.play_from_results("sine", "A Four Forty")
-        port = self.rig.port
         self.rig.web.stop(signal.SIGTERM)
         self.wait(lambda: "No connection" in self.el("#banner").text, "the page to say there is no connection")
         self.shot("no-connection")
-        self.rig.web = browser_rig.Process(
-            [str(self.rig.web_bin), "--listen", f"127.0.0.1:{port}", "--socket", str(self.rig.socket),
-             "--config-dir", str(self.rig.folder / "web-config")], self.rig.folder, "previewd-web", env=self.rig.env())
+        self.rig.web.start()           # the same port and config folder
         self.wait_connected()
         self.wait(lambda: self.el("#title").text in ("A Four Forty", "E Six Sixty", "A Eight Eighty (Mono)"),
                   "the page to catch up")
