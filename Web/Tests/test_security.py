@@ -101,6 +101,25 @@ class LoopbackTests(unittest.TestCase):
         status, _, _ = self.web.request("POST", "/api", big, {"Origin": self.web.origin, "Content-Type": "application/json"})
         self.assertEqual(status, 413)
 
+    def test_request_too_long_for_previewd_refused_and_the_link_kept(self):
+        # Under the 64 KiB body bound, but past previewd's 64 KiB line once re-encoded (9e15 is written
+        # out in 16 digits): previewd would close the one connection every page shares.
+        ws = WebSocket(self.web)
+        try:
+            self.assertEqual(ws.receive(), {"event": "daemon", "state": "up"})
+            body = '{"id": 7, "cmd": "status", "args": {"pad": [' + ",".join(["9e15"] * 12000) + "]}}"
+            self.assertLess(len(body), 64 * 1024)
+            status, _, text = self.web.request("POST", "/api", body, {"Origin": self.web.origin, "Content-Type": "application/json"})
+            self.assertEqual(status, 200)
+            answer = json.loads(text)
+            self.assertEqual(answer["error"]["code"], "bad-request", answer)
+            self.assertEqual(self.web.api({"id": 8, "cmd": "status"})[1]["ok"], True, "previewd still answers")
+            ws.send({"id": 9, "cmd": "status"})
+            m = ws.receive_until(lambda m: "ok" in m or m.get("event") == "daemon")
+            self.assertEqual(m.get("id"), 9, f"no daemon down on the open page: {m}")
+        finally:
+            ws.close()
+
     def test_api_answers_as_previewd_does(self):
         status, answer = self.web.api({"id": 41, "cmd": "status"})
         self.assertEqual(status, 200)

@@ -84,13 +84,16 @@ final class DaemonLink: Sendable {
     /// previewd is not running, a `busy` one when too many requests wait.
     func call(_ cmd: String, args: [String: JSONValue]?) async -> JSONValue {
         await withCheckedContinuation { (continuation: CheckedContinuation<JSONValue, Never>) in
-            enum Outcome { case sent, queued, down, busy }
+            enum Outcome { case sent, queued, down, busy, tooLong }
             let outcome = state.withLock { state -> Outcome in
                 guard let channel = state.channel else { return .down }
                 guard state.waiters.count < Self.waitingLimit else { return .busy }
                 let id = state.nextId
                 state.nextId = id == Int(JSONValue.maxExactInteger) ? 1 : id + 1
                 guard let bytes = JSONLine.encode(ControlRequest(id: id, cmd: cmd, args: args)) else { return .busy }
+                // previewd closes a connection that sends it a longer line (the one every page shares):
+                // re-encoded with an id, a page's 64 KiB may grow past it.
+                guard bytes.count - 1 <= LineFramer.defaultMaxLineLength else { return .tooLong }
                 state.waiters[id] = continuation
                 let line = ByteBuffer(bytes: bytes)
                 if state.inFlight < Self.inFlightLimit {
@@ -109,6 +112,8 @@ final class DaemonLink: Sendable {
                 continuation.resume(returning: Self.failure("unavailable", "previewd is not running"))
             case .busy:
                 continuation.resume(returning: Self.failure("busy", "too many requests are waiting for previewd"))
+            case .tooLong:
+                continuation.resume(returning: Self.failure("bad-request", "the request is longer than previewd takes (64 KiB)"))
             }
         }
     }

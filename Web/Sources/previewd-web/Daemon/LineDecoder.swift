@@ -5,11 +5,12 @@ import NIOCore
 struct LineDecoder: ByteToMessageDecoder {
     typealias InboundOut = ByteBuffer
 
-    /// The longest line accepted: previewd's largest answers (an artwork chunk, a long queue) are far below.
+    /// The longest line accepted: above previewd's largest answer (a queue of 10,000 tracks, a
+    /// history of 10,000 entries: a few KiB each at most). previewd is this user's own (SO_PEERCRED).
     let maxLength: Int
     private var scanned = 0
 
-    init(maxLength: Int = 1 << 20) { self.maxLength = maxLength }
+    init(maxLength: Int = 64 << 20) { self.maxLength = maxLength }
 
     struct LineTooLong: Error {}
 

@@ -10,11 +10,14 @@ final class PageOutbox: Sendable {
     let messages: AsyncStream<String>
     private let continuation: AsyncStream<String>.Continuation
     private let overflowed = Atomic(false)
+    /// Closes the page's connection: its writer may be blocked on a socket the page no longer reads.
+    private let drop: @Sendable () -> Void
 
     /// Whether the page was dropped for falling behind.
     var fellBehind: Bool { overflowed.load(ordering: .relaxed) }
 
-    init() {
+    init(drop: @escaping @Sendable () -> Void = {}) {
+        self.drop = drop
         (messages, continuation) = AsyncStream.makeStream(of: String.self, bufferingPolicy: .bufferingOldest(Self.capacity))
     }
 
@@ -23,6 +26,7 @@ final class PageOutbox: Sendable {
         if case .dropped = continuation.yield(text) {
             overflowed.store(true, ordering: .relaxed)
             continuation.finish()
+            drop()
         }
     }
 

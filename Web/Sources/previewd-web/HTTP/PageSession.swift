@@ -22,15 +22,16 @@ final class PageSession: Sendable {
 
     /// Handles one text message from the page.
     func receive(_ text: String) {
-        let request: PageRequest
-        do {
-            request = try PageRequest.parse(Array(text.utf8))
-        } catch {
-            outbox.send(PageRequest.text(of: error.answer, id: error.id))
+        let parsed = Result { () throws(PageRequest.Rejection) in try PageRequest.parse(Array(text.utf8)) }
+        // Every message takes a rate token, a malformed one too: each gets an answer.
+        guard state.withLock({ $0.limiter.take() }) else {
+            let id = switch parsed { case .success(let request): request.id; case .failure(let rejection): rejection.id }
+            outbox.send(PageRequest.text(of: DaemonLink.failure("rate-limited", "more than 20 requests a second"), id: id))
             return
         }
-        guard state.withLock({ $0.limiter.take() }) else {
-            outbox.send(PageRequest.text(of: DaemonLink.failure("rate-limited", "more than 20 requests a second"), id: request.id))
+        let request: PageRequest
+        do { request = try parsed.get() } catch {
+            outbox.send(PageRequest.text(of: error.answer, id: error.id))
             return
         }
         guard request.cmd == "search" else { return start(request) }

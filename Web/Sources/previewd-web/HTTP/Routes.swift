@@ -75,7 +75,9 @@ struct Routes: Sendable {
         guard let token = request.uri.queryParameters["token"].map(String.init), tokens.matches(token) else {
             return Self.text(.forbidden, "this pairing address is not (or no longer) valid\n")
         }
-        let cookie = "\(RequestGuard.cookieName)=\(token); HttpOnly; SameSite=Strict; Path=/" + (tls ? "; Secure" : "")
+        // Kept 400 days (browsers' longest): a phone's home-screen remote stays paired across its
+        // sessions until `--pair --revoke`.
+        let cookie = "\(RequestGuard.cookieName)=\(token); HttpOnly; SameSite=Strict; Path=/; Max-Age=34560000" + (tls ? "; Secure" : "")
         return Response(status: .seeOther, headers: [.location: "/", .setCookie: cookie, .cacheControl: "no-store"])
     }
 

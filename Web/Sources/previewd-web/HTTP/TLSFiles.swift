@@ -6,6 +6,8 @@ enum TLSFiles {
     static func configuration(certificate: String, key: String) throws -> TLSConfiguration {
         let chain = try NIOSSLCertificate.fromPEMFile(certificate).map { NIOSSLCertificateSource.certificate($0) }
         let privateKey = try NIOSSLPrivateKey(file: key, format: .pem)
-        return TLSConfiguration.makeServerConfiguration(certificateChain: chain, privateKey: .privateKey(privateKey))
+        var configuration = TLSConfiguration.makeServerConfiguration(certificateChain: chain, privateKey: .privateKey(privateKey))
+        configuration.minimumTLSVersion = .tlsv12   // swift-nio-ssl's default still takes 1.0 and 1.1
+        return configuration
     }
 }

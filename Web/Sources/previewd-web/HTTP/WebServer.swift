@@ -17,12 +17,12 @@ struct WebServer: Sendable {
     /// Most WebSockets open at once.
     static let maxPages = 32
 
-    /// Whether a WebSocket upgrade may go ahead: to /ws, past the guard, with room for one more page.
+    /// The /ws endpoint: its upgrade check also runs before Hummingbird sees a request (`UpgradeGate`).
+    var endpoint: WebSocketEndpoint { WebSocketEndpoint(link: link, guardian: guardian, maxPages: Self.maxPages) }
+
+    /// Whether a WebSocket upgrade may go ahead (`WebSocketEndpoint.admits`).
     var admitsUpgrade: @Sendable (HTTPRequest, Bool) -> Bool {
-        { [guardian, link] request, loopback in
-            RequestGuard.path(of: request) == "/ws" && guardian.refusal(for: request, loopback: loopback, upgrade: true) == nil
-                && link.pageCount < Self.maxPages
-        }
+        { [endpoint] request, loopback in endpoint.admits(request, loopback: loopback) }
     }
 
     /// The child channel every accepted connection is set up with.
@@ -33,7 +33,7 @@ struct WebServer: Sendable {
         Routes(link: link, tokens: guardian.tokens, tls: tls, maxPages: Self.maxPages).add(to: router)
         let responder = router.buildResponder()
         let logger = self.logger
-        let endpoint = WebSocketEndpoint(link: link, guardian: guardian, maxPages: Self.maxPages)
+        let endpoint = self.endpoint
         let configuration = HTTP1WebSocketUpgradeChannel.Configuration(
             // An idle keep-alive connection is closed after a while: one timer per open connection,
             // none when nobody is connected.

@@ -500,8 +500,7 @@ async function playResult(index) {
   try {
     await request('clear');
     const ids = new Array(tracks.length).fill(null);
-    for (let start = 0; start < tracks.length; start += 200) {
-      const chunk = tracks.slice(start, start + 200);
+    for (const [start, chunk] of addChunks(tracks)) {
       const answer = await request('add', { tracks: chunk, play: false });
       const refused = new Set((answer.notQueued || []).map((n) => n.result));
       let k = 0;
@@ -517,6 +516,22 @@ async function playResult(index) {
   } catch (error) {
     showError(error);
   }
+}
+
+/** `tracks` in runs for `add`, each with its first index: at most 200 tracks and about 48 KB of
+ *  JSON a request, so a message stays within the 64 KiB a WebSocket message and a line to previewd
+ *  may be (a page of 50 films with long descriptions is more than that). */
+function addChunks(tracks) {
+  const chunks = [];
+  const utf8 = new TextEncoder();
+  let start = 0, size = 0;
+  tracks.forEach((track, i) => {
+    const bytes = utf8.encode(JSON.stringify(track)).length + 1;
+    if (i > start && (i - start === 200 || size + bytes > 48000)) { chunks.push([start, tracks.slice(start, i)]); start = i; size = 0; }
+    size += bytes;
+  });
+  if (start < tracks.length) chunks.push([start, tracks.slice(start)]);
+  return chunks;
 }
 
 function addResult(index, next) {
