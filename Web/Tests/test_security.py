@@ -75,6 +75,17 @@ class LoopbackTests(unittest.TestCase):
             WebSocket(self.web, host="evil.example", origin="http://evil.example")
         self.assertEqual(refused.exception.status, 421)
 
+    def test_another_sites_fetch_refused(self):
+        # What Chromium says of a picture or script another site's page asks for: refused, so it
+        # cannot even learn which queue ids exist; the page's own and a typed address pass.
+        for site in ("cross-site", "same-site"):
+            status, _, _ = self.web.request("GET", "/art/item/1", headers={"Sec-Fetch-Site": site})
+            self.assertEqual(status, 403, site)
+        for site in ("same-origin", "none"):
+            self.assertEqual(self.web.request("GET", "/", headers={"Sec-Fetch-Site": site})[0], 200, site)
+        self.assertEqual(self.web.request("GET", "/pair?token=x", headers={"Sec-Fetch-Site": "cross-site"})[0], 403,
+                         "a pairing link from anywhere is judged by its token alone")
+
     def test_localhost_name_allowed(self):
         status, _, _ = self.web.request("GET", "/", headers={"Host": f"localhost:{self.web.port}"})
         self.assertEqual(status, 200)
@@ -447,6 +458,23 @@ class PairingTests(unittest.TestCase):
         revoked = web.run("--pair", "--revoke", "--listen", "198.51.100.7:8765")
         self.assertNotIn(token, revoked.stdout)
         self.assertEqual(decode_qr(revoked.stdout), re.search(r"^Open (\S+)$", revoked.stdout, re.M).group(1))
+
+    def test_token_folder_others_may_write_refused_and_a_relative_one_made(self):
+        shared = os.path.join(STACK.dir, "shared")
+        os.makedirs(shared)
+        os.chmod(shared, 0o777)
+        result = Web(STACK, host="127.0.0.1", config_dir=shared).run("--pair", "--listen", "198.51.100.7:8765")
+        self.assertNotEqual(result.returncode, 0)
+        self.assertIn("not this user's alone", result.stderr)
+        self.assertFalse(os.listdir(shared), "no token left in it")
+        self.assertEqual(os.stat(shared).st_mode & 0o777, 0o777, "a folder it did not make keeps its mode")
+        web = Web(STACK, host="127.0.0.1", config_dir="relative/config")
+        made = subprocess.run(web.command("--pair", "--listen", "198.51.100.7:8765"), cwd=STACK.dir, env=STACK.env,
+                              capture_output=True, text=True, timeout=TIMEOUT)
+        self.assertEqual(made.returncode, 0, made.stderr)
+        token = os.path.join(STACK.dir, "relative", "config", "web-token")
+        self.assertEqual(os.stat(token).st_mode & 0o777, 0o600)
+        self.assertEqual(os.stat(os.path.dirname(token)).st_mode & 0o777, 0o700)
 
     @unittest.skipUnless(PUBLIC, "needs a non-loopback address of the test's own (Web/Tests/run gives one as root)")
     def test_non_loopback_needs_pairing(self):

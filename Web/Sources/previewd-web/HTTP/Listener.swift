@@ -52,8 +52,17 @@ struct Listener<Child: ServerChildChannel>: Sendable {
             .serverChannelOption(ChannelOptions.backlog, value: 64)
             .serverChannelOption(ChannelOptions.socketOption(.so_reuseaddr), value: 1)
             .childChannelOption(ChannelOptions.allowRemoteHalfClosure, value: true)
-            // The kernel probes a phone that vanished with its page open; previewd-web needs no timer for it.
+            // The kernel probes a phone that vanished with its page open (after 60 s quiet, 3 probes
+            // 10 s apart, not the 2 hours it waits by default), so its page slot is freed; previewd-web
+            // needs no timer for it.
             .childChannelOption(ChannelOptions.socketOption(.so_keepalive), value: 1)
+            .childChannelOption(Self.tcpOption(TCP_KEEPIDLE), value: 60)
+            .childChannelOption(Self.tcpOption(TCP_KEEPINTVL), value: 10)
+            .childChannelOption(Self.tcpOption(TCP_KEEPCNT), value: 3)
+    }
+
+    private static func tcpOption(_ name: Int32) -> ChannelOptions.Types.SocketOption {
+        ChannelOptions.Types.SocketOption(level: .tcp, name: NIOBSDSocket.Option(rawValue: name))
     }
 
     /// Accepts and serves connections until the listening socket closes or the task is cancelled.

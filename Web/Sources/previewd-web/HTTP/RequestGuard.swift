@@ -29,6 +29,9 @@ struct RequestGuard: Sendable {
         }
     }
 
+    /// `Sec-Fetch-Site`: same-origin, same-site, cross-site or none (typed, a bookmark, a QR code).
+    static let fetchSite = HTTPField.Name("Sec-Fetch-Site")!
+
     /// The name of the pairing cookie.
     static let cookieName = "previewd_web"
     /// Paths open without the cookie: pairing itself, and what a home screen fetches on its own.
@@ -40,6 +43,13 @@ struct RequestGuard: Sendable {
     /// Why `request`, arriving on a socket whose local end is `loopback` or not, is refused, or nil.
     func refusal(for request: HTTPRequest, loopback: Bool, upgrade: Bool) -> Refusal? {
         guard let host = request.authority, hosts.allows(host: host) else { return .misdirected }
+        // What the browser says of who asks (sent to loopback and HTTPS origins): another site's page
+        // may not even load a picture from here (and learn which queue ids exist). Pairing links may
+        // come from anywhere: the token is their proof.
+        if let site = request.headerFields[Self.fetchSite], site == "cross-site" || site == "same-site",
+           Self.path(of: request) != "/pair" {
+            return .foreignOrigin
+        }
         let safe = request.method == .get || request.method == .head
         if upgrade || !safe {
             guard let origin = request.headerFields[.origin], hosts.allows(origin: origin) else { return .foreignOrigin }

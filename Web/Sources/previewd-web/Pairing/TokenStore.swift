@@ -61,9 +61,10 @@ final class TokenStore: Sendable {
         var rng = SystemRandomNumberGenerator()
         for i in bytes.indices { bytes[i] = rng.next() }
         let token = Base64URL.encode(bytes)
-        let temporary = path + ".new"
-        unlink(temporary)
-        let fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
+        // A name of its own (0600, made exclusively): two `--pair --revoke` at once cannot swap files.
+        var template = Array((path + ".XXXXXX").utf8CString)
+        let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
+        let temporary = String(cString: template)
         guard fd >= 0 else { throw .io("cannot write \(temporary)", errno) }
         let line = Array((token + "\n").utf8)
         let written = line.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
@@ -76,14 +77,20 @@ final class TokenStore: Sendable {
         return token
     }
 
-    /// The folder, 0700, made with its parents when missing; an existing one is narrowed to 0700.
+    /// The folder, made 0700 with its parents when missing. One that exists keeps its mode (it may
+    /// be any folder the user named), but one others may write into is refused: they could put a
+    /// token of their own there.
     private func makeFolder() throws(PairingError) {
-        var prefix = ""
+        var prefix = directory.hasPrefix("/") ? "" : "."
         for part in directory.split(separator: "/") {
             prefix += "/" + part
             if mkdir(prefix, 0o700) != 0 && errno != EEXIST { throw .io("cannot make \(prefix)", errno) }
         }
-        guard chmod(directory, 0o700) == 0 else { throw .io("cannot set the mode of \(directory)", errno) }
+        var info = stat()
+        guard stat(directory, &info) == 0 else { throw .io("cannot read \(directory)", errno) }
+        guard info.st_uid == getuid(), info.st_mode & 0o022 == 0 else {
+            throw .io("\(directory) is not this user's alone (others may write into it)", EPERM)
+        }
     }
 
     private static func readToken(_ path: String) -> String? {
