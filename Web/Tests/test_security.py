@@ -459,6 +459,29 @@ class PairingTests(unittest.TestCase):
         self.assertNotIn(token, revoked.stdout)
         self.assertEqual(decode_qr(revoked.stdout), re.search(r"^Open (\S+)$", revoked.stdout, re.M).group(1))
 
+    @unittest.skipUnless(PUBLIC, "needs a non-loopback address of the test's own (Web/Tests/run gives one as root)")
+    def test_one_device_cannot_take_every_place(self):
+        web = Web(STACK, host=PUBLIC)
+        self.assertEqual(web.run("--pair", "--listen", web.address).returncode, 0)
+        web.start()
+        held = []
+        try:
+            for _ in range(32):
+                held.append(socket.create_connection((web.host, web.port), timeout=TIMEOUT))
+            held[-1].sendall(f"GET /icon.svg HTTP/1.1\r\nHost: {web.address}\r\n\r\n".encode())
+            self.assertTrue(held[-1].recv(100).startswith(b"HTTP/1.1 200"), "the 32nd from one address is served")
+            extra = socket.create_connection((web.host, web.port), timeout=TIMEOUT)
+            extra.sendall(f"GET /icon.svg HTTP/1.1\r\nHost: {web.address}\r\n\r\n".encode())
+            try:
+                self.assertEqual(extra.recv(100), b"", "the 33rd from the same address is closed unanswered")
+            except ConnectionResetError:
+                pass
+            extra.close()
+        finally:
+            for s in held:
+                s.close()
+            web.stop()
+
     def test_token_folder_others_may_write_refused_and_a_relative_one_made(self):
         shared = os.path.join(STACK.dir, "shared")
         os.makedirs(shared)

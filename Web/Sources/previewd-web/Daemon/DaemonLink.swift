@@ -137,7 +137,8 @@ final class DaemonLink: Sendable {
                 try? await channel.closeFuture.get()
                 disconnected(channel)
             }
-            await waker.wait(for: delay)
+            // With no page open nobody waits for previewd: try again when one opens or asks.
+            await waker.wait(for: pageCount > 0 ? delay : nil)
             delay = min(delay * 2, .seconds(2))
         }
     }

@@ -1,10 +1,9 @@
 import NIOCore
 import Synchronization
 
-/// A back-off wait that ends early when someone needs the link (a page's request while previewd is
-/// down): the reconnect loop sleeps only while previewd is away, and never longer than it must.
-/// The timer is an event loop's, not `Task.sleep`: that one would start libdispatch's worker pool,
-/// whose monitor then wakes the process every second for good.
+/// A back-off wait that ends early when someone needs the link (a page opening, a request while
+/// previewd is down), or a wait for that alone (no duration: nobody is there to be told previewd
+/// is back, so nothing ticks). An event loop's timer, cancelled when woken early.
 final class Waker: Sendable {
     private struct State {
         var waiter: CheckedContinuation<Void, Never>?
@@ -15,10 +14,13 @@ final class Waker: Sendable {
 
     init(loop: any EventLoop) { self.loop = loop }
 
-    /// Waits `duration`, or less if `wake()` is called meanwhile (or was since the last `reset()`).
-    func wait(for duration: Duration) async {
-        let nanoseconds = duration.components.seconds * 1_000_000_000 + duration.components.attoseconds / 1_000_000_000
-        let timer = loop.scheduleTask(in: .nanoseconds(nanoseconds)) { [weak self] in self?.wake() }
+    /// Waits `duration` (nil: until woken), or less if `wake()` is called meanwhile (or was since
+    /// the last `reset()`).
+    func wait(for duration: Duration?) async {
+        let timer = duration.map { duration in
+            let nanoseconds = duration.components.seconds * 1_000_000_000 + duration.components.attoseconds / 1_000_000_000
+            return loop.scheduleTask(in: .nanoseconds(nanoseconds)) { [weak self] in self?.wake() }
+        }
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
             let now = state.withLock { state -> Bool in
                 if state.pending { state.pending = false; return true }
@@ -27,7 +29,7 @@ final class Waker: Sendable {
             }
             if now { continuation.resume() }
         }
-        timer.cancel()
+        timer?.cancel()
     }
 
     /// Ends the current wait, or the next one if none is running.
