@@ -482,6 +482,24 @@ class PairingTests(unittest.TestCase):
                 s.close()
             web.stop()
 
+    @unittest.skipUnless(PUBLIC, "needs a network namespace of the test's own to add an address in (Web/Tests/run, as root)")
+    def test_wildcard_listener_answers_to_an_address_that_came_later(self):
+        web = Web(STACK, host="0.0.0.0")
+        self.assertEqual(web.run("--pair", "--listen", web.address, "--url-host", PUBLIC).returncode, 0)
+        web.start()
+        try:
+            later = "198.51.100.9"   # as a DHCP lease or a network that came up after the start
+            subprocess.run(["ip", "addr", "add", later + "/32", "dev", "lo"], check=True)
+            try:
+                status, _, _ = web.request("GET", "/manifest.webmanifest", headers={"Host": f"{later}:{web.port}"})
+                self.assertEqual(status, 200)
+                status, _, _ = web.request("GET", "/manifest.webmanifest", headers={"Host": f"198.51.100.10:{web.port}"})
+                self.assertEqual(status, 421, "an address the machine does not have")
+            finally:
+                subprocess.run(["ip", "addr", "del", later + "/32", "dev", "lo"], check=True)
+        finally:
+            web.stop()
+
     def test_token_folder_others_may_write_refused_and_a_relative_one_made(self):
         shared = os.path.join(STACK.dir, "shared")
         os.makedirs(shared)

@@ -5,6 +5,8 @@ struct HostPolicy: Sendable {
     let hosts: Set<String>
     /// `https` under TLS, else `http`.
     let scheme: String
+    /// The ports of wildcard listeners (0.0.0.0, ::): their addresses are the machine's, as they are now.
+    let wildcardPorts: Set<Int>
 
     /// The hosts for `listeners` (their real addresses, ports resolved): each `ip:port`; with loopback
     /// `localhost:port`; with a wildcard every interface address; the machine's name and `name.local`;
@@ -12,6 +14,7 @@ struct HostPolicy: Sendable {
     init(listeners: [ListenAddress], allowHosts: [String], tls: Bool,
          interfaces: [String] = NetworkInterfaces.addresses(), hostName: String? = NetworkInterfaces.hostName()) {
         scheme = tls ? "https" : "http"
+        wildcardPorts = Set(listeners.filter(\.isWildcard).map(\.port))
         let defaultPort = tls ? 443 : 80
         var hosts = Set<String>()
         func add(_ name: String, _ port: Int) {
@@ -36,14 +39,23 @@ struct HostPolicy: Sendable {
         self.hosts = hosts
     }
 
-    /// Whether a request with this `Host` header is for previewd-web.
-    func allows(host: String) -> Bool { hosts.contains(host.lowercased()) }
+    /// Whether a request with this `Host` header is for previewd-web. On a wildcard listener an
+    /// address the machine got after the start (DHCP, a network that came up later) is one too: a
+    /// Host that is an address names it, so no rebound name can pass as one.
+    func allows(host: String) -> Bool {
+        let host = host.lowercased()
+        if hosts.contains(host) { return true }
+        guard !wildcardPorts.isEmpty else { return false }
+        return NetworkInterfaces.addresses().contains { address in
+            wildcardPorts.contains { IPText.hostPort(address.lowercased(), $0) == host }
+        }
+    }
 
     /// Whether a request with this `Origin` header comes from previewd-web's own pages.
     func allows(origin: String) -> Bool {
         let lower = origin.lowercased()
         guard lower.hasPrefix(scheme + "://") else { return false }
-        return hosts.contains(String(lower.dropFirst(scheme.count + 3)))
+        return allows(host: String(lower.dropFirst(scheme.count + 3)))
     }
 }
 
