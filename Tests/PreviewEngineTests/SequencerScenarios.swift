@@ -88,10 +88,7 @@ enum SequencerScenarios {
     /// Paused, nothing more is heard (once what was in flight has arrived); resumed, it goes on.
     static func pauseAndResume(_ rig: OutputRig) throws {
         let mark = rig.heard.sampleCount
-        let feed = PCMRing(id: 1, format: rig.sequencer.format, capacityFrames: 48_000)
-        write(0.5, frames: 48_000, to: feed)
-        feed.finish()
-        rig.sequencer.play(feed, paused: false)
+        rig.sequencer.play(level(0.5, frames: 48_000, id: 1, rig), paused: false)
         XCTAssertNotNil(waitFor(rig, after: mark) { $0 > 0.25 }, "the feed was not heard")
         rig.sequencer.pause()
         usleep(300_000)   // what the device already held plays out
@@ -109,10 +106,7 @@ enum SequencerScenarios {
     /// little). Not the very first onset: a sound server may drop a new stream's first milliseconds.
     static func pauseAndResumeAreRamped(_ rig: OutputRig) throws {
         let mark = rig.heard.sampleCount
-        let feed = PCMRing(id: 1, format: rig.sequencer.format, capacityFrames: 48_000)
-        write(0.5, frames: 48_000, to: feed)
-        feed.finish()
-        rig.sequencer.play(feed, paused: false)
+        rig.sequencer.play(level(0.5, frames: 48_000, id: 1, rig), paused: false)
         let start = try XCTUnwrap(waitFor(rig, after: mark) { $0 > 0.25 }, "the feed was not heard")
         XCTAssertNotNil(waitFor(rig, after: start + 4_800) { _ in true }, "100 ms heard")
         rig.sequencer.pause()

@@ -278,23 +278,9 @@ class HostNameTests(unittest.TestCase):
 class ConnectionBoundTests(unittest.TestCase):
     def test_connections_bounded(self):
         web = Web(STACK).start()
-        held = []
         try:
-            for _ in range(128):
-                held.append(socket.create_connection((web.host, web.port), timeout=TIMEOUT))
-            # Each of those is served: a request on the last one is answered.
-            held[-1].sendall(f"GET /icon.svg HTTP/1.1\r\nHost: {web.address}\r\n\r\n".encode())
-            self.assertTrue(held[-1].recv(100).startswith(b"HTTP/1.1 200"))
-            extra = socket.create_connection((web.host, web.port), timeout=TIMEOUT)
-            extra.sendall(f"GET / HTTP/1.1\r\nHost: {web.address}\r\n\r\n".encode())
-            try:
-                self.assertEqual(extra.recv(100), b"", "the 129th connection is closed unanswered")
-            except ConnectionResetError:
-                pass
-            extra.close()
+            assert_connections_bounded(self, web, 128)
         finally:
-            for s in held:
-                s.close()
             web.stop()
 
 
@@ -464,22 +450,9 @@ class PairingTests(unittest.TestCase):
         web = Web(STACK, host=PUBLIC)
         self.assertEqual(web.run("--pair", "--listen", web.address).returncode, 0)
         web.start()
-        held = []
         try:
-            for _ in range(32):
-                held.append(socket.create_connection((web.host, web.port), timeout=TIMEOUT))
-            held[-1].sendall(f"GET /icon.svg HTTP/1.1\r\nHost: {web.address}\r\n\r\n".encode())
-            self.assertTrue(held[-1].recv(100).startswith(b"HTTP/1.1 200"), "the 32nd from one address is served")
-            extra = socket.create_connection((web.host, web.port), timeout=TIMEOUT)
-            extra.sendall(f"GET /icon.svg HTTP/1.1\r\nHost: {web.address}\r\n\r\n".encode())
-            try:
-                self.assertEqual(extra.recv(100), b"", "the 33rd from the same address is closed unanswered")
-            except ConnectionResetError:
-                pass
-            extra.close()
+            assert_connections_bounded(self, web, 32)
         finally:
-            for s in held:
-                s.close()
             web.stop()
 
     @unittest.skipUnless(PUBLIC, "needs a network namespace of the test's own to add an address in (Web/Tests/run, as root)")
@@ -576,6 +549,27 @@ class PairingTests(unittest.TestCase):
             self.assertTrue(answer["ok"])
         finally:
             web.stop()
+
+
+def assert_connections_bounded(test, web, limit):
+    """`limit` connections to `web` are open and served (a request on the last is answered); one more
+    is closed unanswered."""
+    held = []
+    try:
+        for _ in range(limit):
+            held.append(socket.create_connection((web.host, web.port), timeout=TIMEOUT))
+        held[-1].sendall(f"GET /icon.svg HTTP/1.1\r\nHost: {web.address}\r\n\r\n".encode())
+        test.assertTrue(held[-1].recv(100).startswith(b"HTTP/1.1 200"), f"connection {limit} is served")
+        extra = socket.create_connection((web.host, web.port), timeout=TIMEOUT)
+        extra.sendall(f"GET /icon.svg HTTP/1.1\r\nHost: {web.address}\r\n\r\n".encode())
+        try:
+            test.assertEqual(extra.recv(100), b"", f"connection {limit + 1} is closed unanswered")
+        except ConnectionResetError:
+            pass
+        extra.close()
+    finally:
+        for s in held:
+            s.close()
 
 
 def decode_qr(output):
