@@ -58,9 +58,9 @@ extension MPDEndToEndTests {
         XCTAssertEqual(cantata.ask("replay_gain_mode loud"), ["ACK [2@0] {replay_gain_mode} Unrecognized replay gain mode"])
         // Its add: each file, a move to where it goes, its priority (mpdconnection.cpp `add`).
         let length = try queue().items.count
-        XCTAssertEqual(cantata.ask("command_list_begin\nadd \"itunes:track:2001\"\nmove \(length) 0\nprio 5 0 0\ncommand_list_end"), ["OK"])
+        XCTAssertEqual(cantata.ask("command_list_begin\nadd \"itunes:track:6001\"\nmove \(length) 0\nprio 5 0 0\ncommand_list_end"), ["OK"])
         XCTAssertEqual(cantata.ask("playlistinfo 0")?.filter { $0.hasPrefix("file:") || $0.hasPrefix("Prio:") },
-                       ["file: itunes:track:2001", "Prio: 5"])
+                       ["file: itunes:track:6001", "Prio: 5"])
         XCTAssertEqual(cantata.ask("playlistinfo \(length + 1)"), ["OK"], "at the queue's length: empty")
         XCTAssertEqual(cantata.ask("playlistinfo \(length + 2)"), ["ACK [2@0] {playlistinfo} Bad song index"])
 
@@ -74,7 +74,7 @@ extension MPDEndToEndTests {
         XCTAssertEqual(malp.ask("searchadd file \"tone\""), ["OK"])
         XCTAssertEqual(malp.ask("find \"(modified-since '2020-01-01T00:00:00Z')\""), ["OK"])
         XCTAssertEqual(malp.ask("playlistsearch \"(base 'Music')\""), ["OK"])
-        XCTAssertEqual(malp.ask("playlistfind \"(prio >= 5)\"")?.first, "file: itunes:track:2001")
+        XCTAssertEqual(malp.ask("playlistfind \"(prio >= 5)\"")?.first, "file: itunes:track:6001")
         XCTAssertEqual(malp.ask("find \"(AudioFormat =~ '44100:*:*')\""), ["OK"])
         XCTAssertEqual(malp.ask("outputs"), ["outputid: 0", "outputname: previewd", "plugin: previewd", "outputenabled: 1", "OK"])
         XCTAssertEqual(malp.ask("toggleoutput 0"), ["OK"])
@@ -129,7 +129,7 @@ extension MPDEndToEndTests {
         XCTAssertEqual(lookups, before, "200 adds of seen tracks: no catalog call")
 
         // Unseen ids (M.A.L.P.'s, MPDroid's, rmpc's "add the selection"): one lookup for them all.
-        let unseen = ["addid itunes:track:2001", "addid itunes:track:2002", "addid itunes:track:2003 0"]
+        let unseen = ["addid itunes:track:5001", "addid itunes:track:6001", "addid itunes:track:6002 0"]
         let answer = try XCTUnwrap(client.ask((["command_list_ok_begin"] + unseen + ["command_list_end"]).joined(separator: "\n")))
         XCTAssertEqual(answer.filter { $0.hasPrefix("Id: ") }.count, 3, "\(answer)")
         XCTAssertEqual(answer.filter { $0 == "list_OK" }.count, 3)

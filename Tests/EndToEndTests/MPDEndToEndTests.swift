@@ -22,6 +22,9 @@ final class MPDEndToEndTests: DaemonTestCase {
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         try startOnSharedServer(["--mpd", folder + "/mpd.sock", "--mpd", "127.0.0.1:\(port)"] + arguments)
         mpdSocket = folder + "/mpd.sock"
+        // The control socket is announced first; the MPD listeners follow on the loop (a loaded
+        // machine shows the gap: a client connecting at once found no socket).
+        try waitFor("the MPD socket takes connections") { (try? MPDRawClient(path: mpdSocket)) != nil }
     }
 
     var mpdSocket = ""

@@ -61,7 +61,7 @@ final class MPDProtocolTests: XCTestCase {
                        "clearerror", "replay_gain_mode", "enableoutput", "disableoutput", "toggleoutput"] {
             XCTAssertTrue(names.contains(wanted), wanted)
         }
-        for absent in ["rangeid", "channels", "subscribe", "partition", "sticker"] {
+        for absent in ["rangeid", "channels", "subscribe", "newpartition", "sticker"] {
             XCTAssertFalse(names.contains(absent), "\(absent) is not built, so not advertised")
         }
         let all: (MPDPermission) -> Bool = { _ in true }

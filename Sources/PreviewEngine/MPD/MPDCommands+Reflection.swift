@@ -76,6 +76,16 @@ extension MPDCommands {
         _ = try await call.perform(.setOutput(enabled: enabled))
     }
 
+    /// `listpartitions`: previewd is one player, MPD's `default` partition (ncmpc's outputs page asks).
+    static func listpartitions(_ call: MPDCall) async throws(MPDError) {
+        call.response.add("partition", "default")
+    }
+
+    /// `partition NAME`: only `default` exists.
+    static func partition(_ call: MPDCall) async throws(MPDError) {
+        guard call.argument(0) == "default" else { throw MPDError(.noExist, "partition does not exist") }
+    }
+
     /// `config`: MPD gives local clients its music folder; previewd has none to give.
     static func config(_ call: MPDCall) async throws(MPDError) {
         throw MPDError(.permission, "config: previewd has no music directory to share")
