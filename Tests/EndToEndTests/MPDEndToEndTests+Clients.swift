@@ -152,7 +152,7 @@ extension MPDEndToEndTests {
         // A preview that cannot be fetched: the track fails, status says so.
         XCTAssertEqual(mympd.ask("add \"\(standIn.baseURL)/previews/missing.m4a\""), ["OK"])
         XCTAssertEqual(mympd.ask("play"), ["OK"])
-        try waitFor("the failed track shows in status") { mympd.ask("status")?.contains { $0.hasPrefix("error: ") } == true }
+        waitFor("the failed track shows in status") { mympd.ask("status")?.contains { $0.hasPrefix("error: ") } == true }
         // myMPD 25.3.0, src/mympd_api/status.c mympd_api_status_clear_error: clearerror before play.
         XCTAssertEqual(mympd.ask("clearerror"), ["OK"])
         XCTAssertEqual(mympd.ask("status")?.contains { $0.hasPrefix("error: ") }, false)

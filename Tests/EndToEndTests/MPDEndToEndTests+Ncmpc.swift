@@ -9,12 +9,7 @@ extension MPDEndToEndTests {
     func testNcmpcSearchesAddsTogglesTheOutputAndEditsSavedLists() throws {
         guard ProcessRunner.which("ncmpc") != nil else { throw XCTSkip("ncmpc is not installed (Debian: ncmpc)") }
         try start()
-        let home = NSTemporaryDirectory() + "previewd-ncmpc-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
-        try FileManager.default.createDirectory(atPath: home, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(atPath: home) }
-        let pane = try TerminalPane("env HOME=\(TerminalPane.quoted(home)) ncmpc --host=\(TerminalPane.quoted(mpdSocket))", columns: 120, rows: 40,
-                                    environment: ProcessInfo.processInfo.environment)
-        defer { pane.close() }
+        let pane = try terminalClient("ncmpc --host=\(TerminalPane.quoted(mpdSocket))")
         XCTAssertTrue(pane.waitFor("5:Search"), pane.capture())
 
         // The search screen: F5 asks, Enter searches by title (the mode ncmpc starts in).

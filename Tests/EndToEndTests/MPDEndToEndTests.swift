@@ -40,6 +40,20 @@ final class MPDEndToEndTests: DaemonTestCase {
         return result
     }
 
+    /// `command` (a terminal client, `HOME` a folder of its own) in a tmux pane of 120 × 40; the
+    /// pane and the folder go at the end of the test.
+    func terminalClient(_ command: String) throws -> TerminalPane {
+        let home = NSTemporaryDirectory() + "previewd-tui-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+        try FileManager.default.createDirectory(atPath: home, withIntermediateDirectories: true)
+        let pane = try TerminalPane("env HOME=\(TerminalPane.quoted(home)) \(command)", columns: 120, rows: 40,
+                                    environment: ProcessInfo.processInfo.environment)
+        addTeardownBlock {
+            pane.close()
+            try? FileManager.default.removeItem(atPath: home)
+        }
+        return pane
+    }
+
     func waitFor(_ what: String, _ condition: () throws -> Bool) rethrows {
         let deadline = Date(timeIntervalSinceNow: 15)
         while try !condition(), Date() < deadline { usleep(50_000) }
