@@ -55,6 +55,8 @@ extension MPDEndToEndTests {
         XCTAssertEqual(cantata.ask("replay_gain_status"), ["replay_gain_mode: track", "OK"], "a preview has no album gain")
         XCTAssertEqual(cantata.ask("replay_gain_mode off"), ["OK"])
         XCTAssertEqual(try status().normalization, .off, "the engine's normalisation, as --normalize")
+        XCTAssertEqual(try daemon.ctl("normalize", "track").status, 0)
+        XCTAssertEqual(cantata.ask("replay_gain_status"), ["replay_gain_mode: track", "OK"], "one setting, every front-end")
         XCTAssertEqual(cantata.ask("replay_gain_mode loud"), ["ACK [2@0] {replay_gain_mode} Unrecognized replay gain mode"])
         // Its add: each file, a move to where it goes, its priority (mpdconnection.cpp `add`).
         let length = try queue().items.count
@@ -82,6 +84,10 @@ extension MPDEndToEndTests {
         XCTAssertFalse(try status().outputEnabled)
         XCTAssertEqual(malp.ask("enableoutput 1"), ["ACK [50@0] {enableoutput} No such audio output"])
         XCTAssertEqual(malp.ask("enableoutput 0"), ["OK"])
+        XCTAssertEqual(try daemon.ctl("output", "off").status, 0)
+        XCTAssertTrue(malp.ask("outputs")?.contains("outputenabled: 0") == true, "previewctl's output is MPD's")
+        XCTAssertTrue(try daemon.ctl("output").stdout.contains("volume"), "toggled back on")
+        XCTAssertTrue(try status().outputEnabled)
         XCTAssertEqual(malp.ask("update"), ["updating_db: 1", "OK"])
         XCTAssertEqual(malp.ask("idle update database"), ["changed: database", "changed: update", "OK"])
 
