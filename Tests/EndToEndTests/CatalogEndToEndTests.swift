@@ -22,7 +22,7 @@ final class CatalogEndToEndTests: SharedServerTestCase {
         XCTAssertEqual(lookup.status, 0, lookup.stderr)
         let report = try JSONDecoder().decode(CatalogReport.self, from: Data(lookup.stdout.utf8))
         XCTAssertEqual(report.results.first?.wrapperType, "collection", "Apple's field names, the album first")
-        XCTAssertEqual(Set(report.notQueued.map(\.reason)), ["a collection, not a track", "no preview"])
+        XCTAssertEqual(Set(report.notQueued.map(\.reason)), ["an album, not a track", "no preview"])
         XCTAssertEqual(try queue().items.map(\.track.trackId), [2002, 2003])
         expectTone(660, after: mark, "the album's playable song after its 404")
 
