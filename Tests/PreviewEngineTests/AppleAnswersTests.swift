@@ -124,45 +124,42 @@ final class AppleAnswersTests: StandInTestCase {
         XCTAssertEqual(c.callCount, calls, "a chart asked again costs no call")
     }
 
-    func testApplesReasonsReachTheListener() async {
-        let c = client()
+    /// The error a search for `term` ends in (nil: it gave results).
+    private func failure(searching term: String) async -> CatalogError? {
         do {
-            _ = try await c.search(CatalogQuery(term: "bad request"))
-            XCTFail("a 400 gave results")
+            _ = try await client().search(CatalogQuery(term: term))
+            return nil
         } catch {
-            XCTAssertEqual(error, .refused(status: 400, reason: "Invalid value(s) for key(s): [resultEntity] (previewd sent entity=song)"))
-            XCTAssertEqual(error.message, "the iTunes API refused the request (HTTP 400): Invalid value(s) for key(s): [resultEntity] (previewd sent entity=song)")
-            XCTAssertEqual(error.controlError.code, .httpStatus)
+            return error
         }
-        do {
-            _ = try await c.search(CatalogQuery(term: "slow down"))
-            XCTFail("a 403 gave results")
-        } catch {
-            XCTAssertEqual(error, .rateLimited(byAPI: true, retryAfterSeconds: 120), "a 403 with no body, Retry-After in seconds")
-            XCTAssertTrue(error.message.contains("Apple asks to wait 2 min"), error.message)
-        }
+    }
+
+    func testApplesReasonsReachTheListener() async throws {
+        let refusedFound = await failure(searching: "bad request")
+        let refused = try XCTUnwrap(refusedFound)
+        XCTAssertEqual(refused, .refused(status: 400, reason: "Invalid value(s) for key(s): [resultEntity] (previewd sent entity=song)"))
+        XCTAssertEqual(refused.message, "the iTunes API refused the request (HTTP 400): Invalid value(s) for key(s): [resultEntity] (previewd sent entity=song)")
+        XCTAssertEqual(refused.controlError.code, .httpStatus)
+        let limitedFound = await failure(searching: "slow down")
+        let limited = try XCTUnwrap(limitedFound)
+        XCTAssertEqual(limited, .rateLimited(byAPI: true, retryAfterSeconds: 120), "a 403 with no body, Retry-After in seconds")
+        XCTAssertTrue(limited.message.contains("Apple asks to wait 2 min"), limited.message)
     }
 
     func testRetryAfterAsADateOnA503() async throws {
         let inNinety = Self.httpDate(Int(Date().timeIntervalSince1970) + 90)
         try server.addRecording(StandInRecording(path: "/search", query: ["term": "busy"], status: 503, headers: ["Retry-After: \(inNinety)"]),
                                 from: Fixtures.directory)
-        do {
-            _ = try await client().search(CatalogQuery(term: "busy"))
-            XCTFail("a 503 gave results")
-        } catch {
-            guard case .unavailable(503, let after?) = error else { return XCTFail("\(error)") }
-            XCTAssertTrue((80...90).contains(after), "\(after)")
-            XCTAssertTrue(error.message.contains("Apple asks to wait"), error.message)
-        }
+        let busyFound = await failure(searching: "busy")
+        let busy = try XCTUnwrap(busyFound)
+        guard case .unavailable(503, let after?) = busy else { return XCTFail("\(busy)") }
+        XCTAssertTrue((80...90).contains(after), "\(after)")
+        XCTAssertTrue(busy.message.contains("Apple asks to wait"), busy.message)
         try server.addRecording(StandInRecording(path: "/search", query: ["term": "very busy"], status: 429, headers: ["Retry-After: 86400"]),
                                 from: Fixtures.directory)
-        do {
-            _ = try await client().search(CatalogQuery(term: "very busy"))
-            XCTFail("a 429 gave results")
-        } catch {
-            XCTAssertTrue(error.message.hasSuffix("Apple asks to wait over 1 h"), error.message)
-        }
+        let longFound = await failure(searching: "very busy")
+        let long = try XCTUnwrap(longFound)
+        XCTAssertTrue(long.message.hasSuffix("Apple asks to wait over 1 h"), long.message)
     }
 
     /// `seconds` since 1970 as an IMF-fixdate.
