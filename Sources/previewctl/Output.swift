@@ -122,7 +122,8 @@ enum Output {
         }
         if r.firstQueueIndex != nil, let sentence = r.previewSentence { lines.append(sentence) }
         let queued = r.results.count - r.notQueued.count
-        var summary = r.notQueued.isEmpty ? "\(CatalogReport.count(queued)) queued" : "\(queued) of \(CatalogReport.count(r.results.count)) queued"
+        var summary = r.notQueued.isEmpty ? "\(CatalogReport.count(queued)) queued"
+            : queued == 0 ? "nothing queued" : "\(queued) of \(CatalogReport.count(r.results.count)) queued"
         if let first = r.firstQueueIndex, first > 0 { summary += " from index \(first)" }
         if r.skipped > 0 { summary += "; \(r.skipped) malformed entr\(r.skipped == 1 ? "y" : "ies") skipped" }
         if r.mayHaveMore { summary += "; previewctl more for the next page" }

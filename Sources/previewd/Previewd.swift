@@ -64,7 +64,7 @@ struct Previewd: ParsableCommand {
     @Option(help: ArgumentHelp("Root of Apple's marketing-tools RSS, where the top-songs chart's current (v2) form is asked when the legacy feed fails (default: Apple's, or --api-base when that is given).", valueName: "URL"))
     var chartBase: String?
 
-    @Option(help: "Storefront country code.")
+    @Option(help: "Storefront, an ISO 3166-1 two-letter country code (US, GB, JP…).")
     var country: String = "US"
 
     @Option(help: ArgumentHelp("Where the sound goes: pulse (PulseAudio, or PipeWire through pipewire-pulse; the default), alsa[:DEVICE] (an ALSA device, default: default), snapcast://HOST:PORT (a snapserver tcp source in server mode) or pipe:PATH (a FIFO, e.g. snapserver's pipe source); the last two carry s16le 48 kHz stereo. Previews are decoded at the rate the output takes (PulseAudio: the sink's; ALSA: the device's, 44.1 kHz preferred), so one at that rate is not resampled.",
