@@ -211,6 +211,7 @@ enum Output {
             if let bytes = store.bytes, let max = store.maxBytes { line += ", \(mebibytes(bytes)) of \(mebibytes(max))" }
             lines.append(line)
         }
+        if let calls = report.catalogCalls { lines.append(DisplayText.padded("catalog calls", 18) + "\(calls) since the start") }
         return lines.joined(separator: "\n")
     }
 

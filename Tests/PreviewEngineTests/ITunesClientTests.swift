@@ -80,12 +80,14 @@ final class ITunesClientTests: StandInTestCase {
         XCTAssertEqual(page.results.map(\.trackTimeMillis), [8000, 8000, 8000])
         XCTAssertEqual(page.requests.count, 3)
         XCTAssertTrue(page.requests[1].hasSuffix("/api/v2/us/music/most-played/10/songs.json"), page.requests[1])
-        // Next time the v2 form is asked first: one call (the lookup), as the feed's answer is cached.
+        // Next time the v2 form is asked first (its answer is cached), and the songs are in the track memory: no call.
         server.setFault(nil, forPathPrefix: "/us/rss/topsongs/")
         let calls = c.callCount
         let again = try await c.topSongs(ChartQuery(limit: 2))
         XCTAssertEqual(again.results.map(\.trackId), [1001, 1002])
-        XCTAssertEqual(c.callCount, calls + 1)
+        XCTAssertEqual(again.results.map(\.trackTimeMillis), [8000, 8000])
+        XCTAssertEqual(c.callCount, calls)
+        XCTAssertEqual(again.requests.count, 1, "the feed alone")
         XCTAssertTrue(again.requests[0].contains("/api/v2/us/"), again.requests[0])
         // A feed in neither form is an unexpected answer, not an empty chart.
         server.setFault(.body(Array(#"{"feed": {"title": "nothing"}}"#.utf8), contentType: "application/json"), forPathPrefix: "/")
@@ -97,6 +99,24 @@ final class ITunesClientTests: StandInTestCase {
             XCTAssertTrue(why.contains("neither of Apple's forms"), why)
         }
         server.setFault(nil, forPathPrefix: "/")
+    }
+
+    /// The track memory: what an answer carried is added by id with no call; ids not seen are
+    /// looked up together, one call however many, and ids the catalog lacks are absent.
+    func testTracksBySeenIdCostNoCallAndTheUnknownOneLookup() async throws {
+        let c = client(cache: 0)
+        _ = try await c.search(CatalogQuery(term: "sine", limit: 3))
+        XCTAssertEqual(c.callCount, 1)
+        let seen = try await c.tracks([1003, 1001, 1002])
+        XCTAssertEqual(Set(seen.keys), [1001, 1002, 1003])
+        XCTAssertEqual(c.callCount, 1, "seen tracks cost no call")
+        let mixed = try await c.tracks([1001, 2001, 2002, 999_999, 2001])
+        XCTAssertEqual(Set(mixed.keys), [1001, 2001, 2002])
+        XCTAssertEqual(c.callCount, 2, "the unknown ids in one lookup")
+        XCTAssertTrue(server.requestLog.last!.hasPrefix("GET /lookup?id=2001,2002,999999&country=US "), server.requestLog.last!)
+        _ = try await c.tracks([2001, 2002])
+        XCTAssertEqual(c.callCount, 2, "what a lookup answered is remembered too")
+        XCTAssertEqual(c.memory.report.entries, 5)
     }
 
     func testRepeatedQueriesComeFromTheCache() async throws {

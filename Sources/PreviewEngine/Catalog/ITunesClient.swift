@@ -7,7 +7,8 @@ import PreviewCore
 import Synchronization
 
 /// The iTunes Search API client: search, lookup and the top-songs chart. All of previewd's catalog
-/// HTTP goes through `fetch`, which holds the rate governor and the response cache.
+/// HTTP goes through `fetch`, which holds the rate governor and the response cache. Every track an
+/// answer carries is kept in the track memory, and `tracks(_:)` reads it before it calls.
 public final class ITunesClient: Sendable {
     /// The API root, e.g. `https://itunes.apple.com` (search is `{base}/search`).
     public let base: URL
@@ -27,12 +28,16 @@ public final class ITunesClient: Sendable {
     private let warm: WarmPaths?
     /// The chart form asked first: the one that answered last (`ChartFeed.Format`; 0 legacy, 1 v2).
     private let chartFormatFirst = Atomic<Int>(0)
+    /// The tracks every answer carried, by trackId (`TrackMemory`).
+    public let memory: TrackMemory
 
     /// A client of the API at `base` (and of the v2 chart feed at `chartBase`, `base` when nil) for
     /// storefront `country`, at most `callsPerMinute` calls, answers kept `cacheSeconds`.
     public init(base: URL, chartBase: URL? = nil, country: String = "US", timeout: Double = 10, callsPerMinute: Int = 20,
-                cacheSeconds: Double = 300, http: HTTPClient = HTTPClient(), warm: WarmPaths? = nil) {
+                cacheSeconds: Double = 300, http: HTTPClient = HTTPClient(), warm: WarmPaths? = nil,
+                memory: TrackMemory = TrackMemory()) {
         self.warm = warm
+        self.memory = memory
         self.base = base
         self.chartBase = chartBase ?? base
         self.country = country
@@ -67,6 +72,7 @@ public final class ITunesClient: Sendable {
         let first = url(plan, country: query.country)
         let answer: SearchResponse = try await fetch(first)
         var page = CatalogPage(results: answer.results, skipped: answer.skipped, requests: [first.absoluteString])
+        memory.remember(answer.results)
         guard plan.expandsAlbums else { return page }
         guard let album = answer.results.first(where: { $0.collectionId != nil }), let id = album.collectionId else {
             page.results = []
@@ -84,14 +90,33 @@ public final class ITunesClient: Sendable {
     public func lookup(_ query: LookupQuery) async throws(CatalogError) -> CatalogPage {
         let address = url(query.plan, country: query.country)
         let answer: SearchResponse = try await fetch(address)
+        memory.remember(answer.results)
         return CatalogPage(results: answer.results, skipped: answer.skipped, requests: [address.absoluteString])
+    }
+
+    /// The tracks of `ids` by id: those the memory holds cost nothing, the rest are looked up
+    /// together (one call per 200 ids); an id the catalog does not know as a track is absent.
+    public func tracks(_ ids: [Int], country: String? = nil) async throws(CatalogError) -> [Int: Track] {
+        var found = memory.tracks(ids)
+        var unknown: [Int] = []
+        var asked = Set<Int>()
+        for id in ids where found[id] == nil && asked.insert(id).inserted { unknown.append(id) }
+        for start in stride(from: 0, to: unknown.count, by: 200) {
+            let chunk = Array(unknown[start..<min(start + 200, unknown.count)])
+            let page = try await lookup(LookupQuery(ids: chunk, entity: nil, country: country))
+            for track in page.results where track.wrapperType == "track" || track.wrapperType == nil {
+                if let id = track.trackId, asked.contains(id) { found[id] = track }
+            }
+        }
+        return found
     }
 
     /// The top-songs chart: the feed (Apple's legacy form or its v2 form, the one that answered
     /// last asked first, the other when it fails or answers in a form previewd cannot read), then
-    /// one lookup of every id (the same `lookup` a listener's takes), so each row is the song's own
-    /// record (its length, album, genre, price, numbers, artwork), in the chart's order. Three
-    /// calls at most, each cached like a search.
+    /// its ids from the track memory and one lookup of the others (the same `lookup` a listener's
+    /// takes, which feeds the memory), so each row is the song's own record (its length, album,
+    /// genre, price, numbers, artwork), in the chart's order. Three calls at most, each cached like
+    /// a search.
     public func topSongs(_ query: ChartQuery) async throws(CatalogError) -> CatalogPage {
         var sources = [base.appendingPathComponent(query.path(country: country))]
         if let current = query.currentPath(country: country) {
@@ -115,20 +140,24 @@ public final class ITunesClient: Sendable {
         let entries = Array(feed.tracks.prefix(query.limit))
         var page = CatalogPage(results: entries, skipped: feed.skipped, requests: requests)
         let ids = Array(entries.compactMap(ChartFeed.id(of:)).prefix(200))
-        guard !ids.isEmpty else { return page }
-        let found: CatalogPage
-        do {
-            found = try await lookup(LookupQuery(ids: ids, entity: nil, country: query.country?.uppercased()))
-        } catch {
-            // The legacy feed's own preview links still play without the lookup; v2 has none.
-            guard entries.contains(where: { $0.previewUrl != nil }) else { throw error }
-            page.lookupError = error.message
-            return page
+        // The songs previewd has answered before come from the track memory; the rest from one lookup.
+        var byID = memory.tracks(ids)
+        let unknown = ids.filter { byID[$0] == nil }
+        if !unknown.isEmpty {
+            do {
+                let found = try await lookup(LookupQuery(ids: unknown, entity: nil, country: query.country?.uppercased()))
+                for record in found.results { if let id = ChartFeed.id(of: record), byID[id] == nil { byID[id] = record } }
+                page.skipped += found.skipped
+                page.requests += found.requests
+            } catch {
+                // The legacy feed's own preview links still play without the lookup; v2 has none.
+                guard entries.contains(where: { $0.previewUrl != nil }) else { throw error }
+                page.lookupError = error.message
+            }
         }
-        let byID = Dictionary(found.results.compactMap { t in ChartFeed.id(of: t).map { ($0, t) } }, uniquingKeysWith: { a, _ in a })
         page.results = entries.map { entry in ChartFeed.id(of: entry).flatMap { byID[$0] } ?? entry }
-        page.skipped += found.skipped
-        page.requests += found.requests
+        // An entry the lookup did not know is kept too (an add by its id finds it), looked-up ones already are.
+        memory.remember(page.results.filter { $0.trackId.map { unknown.contains($0) && byID[$0] == nil } ?? false })
         return page
     }
 

@@ -48,13 +48,18 @@ extension Player {
         return try place(page, enqueue, what: "\(query.summary) from \(query.offset + 1)", mayHaveMore: mayHaveMore, paging: mayHaveMore)
     }
 
-    /// `add`: tracks given, or catalog ids looked up in one call, inserted where `enqueue` says as
-    /// one change of the queue.
+    /// `add`: tracks given, or catalog ids (the track memory, the unknown ones looked up in one
+    /// call), inserted where `enqueue` says as one change of the queue. With `queue` false nothing
+    /// changes: the answer says what would not be queued, and the ids are remembered.
     func add(_ source: AddSource, _ enqueue: Enqueue) async throws -> AddReport {
         let asked = try await tracks(for: source)
         let tracks = asked.compactMap { $0 }
         let positions = asked.indices.filter { asked[$0] != nil }   // where each found track was asked
         var notQueued = asked.indices.filter { asked[$0] == nil }.map { CatalogReport.NotQueued(result: $0, reason: "not found in the catalog") }
+        guard enqueue.queue else {
+            notQueued += core.sortOut(tracks).notQueued.map { CatalogReport.NotQueued(result: positions[$0.result], reason: $0.reason) }
+            return AddReport(ids: [], queueVersion: core.queue.version, notQueued: notQueued.sorted { $0.result < $1.result })
+        }
         let placement = try core.place(tracks, at: enqueue.destination ?? .end, play: enqueue.play, morePages: nil)
         run(placement.effects)
         notQueued += placement.notQueued.map { CatalogReport.NotQueued(result: positions[$0.result], reason: $0.reason) }
@@ -86,7 +91,6 @@ extension Player {
     /// false nothing is queued: the report says which results could be.
     private func place(_ page: CatalogPage, _ enqueue: Enqueue, what: String, mayHaveMore: Bool, paging: Bool?) throws -> CatalogReport {
         let results = enqueue.sort?.sorted(page.results) ?? page.results
-        recentArtwork.remember(results)
         guard !results.isEmpty else {
             throw ControlError(.noResults, "no results for \(what)" + (page.skipped > 0 ? " (\(page.skipped) malformed entries skipped)" : ""))
         }

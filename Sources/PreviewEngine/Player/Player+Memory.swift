@@ -6,11 +6,13 @@ extension Player {
     func memoryReport() -> MemoryReport {
         var stores = [StoreReport(name: "queue", entries: core.queue.count, maxEntries: PlayQueue.maxCount),
                       catalog.cacheReport,
+                      catalog.memory.report,
                       loudness.report,
                       StoreReport(name: "loudness-waiting", entries: measureQueue.count, maxEntries: window)]
         if let artwork { stores.append(artwork.report) }
-        return MemoryReport(live: LiveObjects.report, window: window, stores: stores,
-                            anonymousBytes: ProcessMemory.anonymousBytes())
+        var report = MemoryReport(live: LiveObjects.report, window: window, stores: stores, anonymousBytes: ProcessMemory.anonymousBytes())
+        report.catalogCalls = catalog.callCount
+        return report
     }
 
     /// Loads the prefetch window holds at most: the current track and its prefetched neighbours.
