@@ -60,6 +60,15 @@ final class AppleAnswersTests: StandInTestCase {
         XCTAssertEqual(page.results[0].displayName, "Finding God in The Lord of the Rings (Unabridged) — Kurt Bruner and Jim Ware")
     }
 
+    func testAnAudiobookAnsweredOnceIsAddedByItsIdWithoutACall() async throws {
+        let c = client()
+        _ = try await c.search(CatalogQuery(term: "finding god", media: "audiobook"))
+        let calls = c.callCount
+        let found = try await c.tracks([366048490])
+        XCTAssertEqual(found[366048490]?.trackName, "Finding God in The Lord of the Rings (Unabridged)")
+        XCTAssertEqual(c.callCount, calls, "the track memory had it")
+    }
+
     func testWhatHasNoPreviewIsCountedAndNamed() async throws {
         let mixed = try await client().search(CatalogQuery(term: "store", media: "all"))
         let (kept, dropped, said) = verdict(mixed)

@@ -65,10 +65,7 @@ public struct Track: Codable, Equatable, Hashable, Sendable {
     /// Why this result is not queued, or nil when it can be: tracks and audiobooks with an http(s)
     /// preview play (a music video's or a film's sound only).
     public var unplayableReason: String? {
-        switch wrapperType {
-        case nil, "track", "audiobook": break
-        default: return "\(Self.withArticle(kindName)), not a track"
-        }
+        guard isTrackLike else { return "\(Self.withArticle(kindName)), not a track" }
         guard let url = previewUrl, !url.isEmpty else {
             return isPodcast ? "a podcast has no preview (previewd plays the store's previews)" : "no preview"
         }
@@ -104,6 +101,10 @@ public struct Track: Codable, Equatable, Hashable, Sendable {
         case nil: return "result"
         }
     }
+
+    /// One thing to play, not a collection or an artist: a track (a song, a music video, a film…)
+    /// or an audiobook (which Apple wraps apart).
+    public var isTrackLike: Bool { wrapperType == nil || wrapperType == "track" || wrapperType == "audiobook" }
 
     /// A podcast or one of its episodes: Apple gives them no preview.
     public var isPodcast: Bool { kind == "podcast" || kind == "podcast-episode" || wrapperType == "podcastEpisode" }

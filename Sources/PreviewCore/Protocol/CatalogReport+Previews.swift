@@ -12,8 +12,7 @@ extension CatalogReport {
         var refused = 0
         for item in notQueued where results.indices.contains(item.result) {
             let track = results[item.result]
-            let hasPreview = track.wrapperType.map { ["track", "audiobook"].contains($0) } ?? true
-                && !(track.previewUrl ?? "").isEmpty
+            let hasPreview = track.isTrackLike && !(track.previewUrl ?? "").isEmpty
             guard !hasPreview else { refused += 1; continue }
             if let at = kinds.firstIndex(where: { $0.name == track.kindName }) { kinds[at].count += 1 }
             else { kinds.append((track.kindName, 1)) }

@@ -104,7 +104,7 @@ public final class ITunesClient: Sendable {
         for start in stride(from: 0, to: unknown.count, by: 200) {
             let chunk = Array(unknown[start..<min(start + 200, unknown.count)])
             let page = try await lookup(LookupQuery(ids: chunk, entity: nil, country: country))
-            for track in page.results where track.wrapperType == "track" || track.wrapperType == nil {
+            for track in page.results where track.isTrackLike {
                 if let id = track.trackId, asked.contains(id) { found[id] = track }
             }
         }
