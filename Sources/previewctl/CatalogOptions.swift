@@ -61,7 +61,7 @@ struct SearchFields: ParsableArguments {
     @Option(help: "Artist name (alone: the artist's songs, matched in artist names only).")
     var artist: String?
 
-    @Option(help: "Album name (alone: matched in album names only; with --artist or alone: the album's songs are queued).")
+    @Option(help: "Album name (alone: matched in album names only; alone or with --artist: the album's songs are queued).")
     var album: String?
 
     @Flag(help: "List the albums found (the artist's, with --artist) instead of queueing the first one's songs; implies --no-queue.")

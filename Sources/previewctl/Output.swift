@@ -112,7 +112,13 @@ enum Output {
     static func catalog(_ value: JSONValue) throws -> String {
         let r = try value.decode(as: CatalogReport.self)
         var lines = [CatalogTable.render(r)]
-        guard r.queued else {   // --no-queue: the table, and what could not play
+        guard r.queued else {   // --no-queue: the table, and what could not play (a list of albums: how to play one)
+            let albums = r.results.filter { $0.wrapperType == "collection" && $0.collectionId != nil }
+            if !albums.isEmpty, albums.count == r.results.count {
+                return ([lines[0], "to queue an album's songs:"] + albums.map {
+                    "  previewctl lookup \($0.collectionId!)   " + TerminalText.sanitized($0.collectionName ?? "")
+                }).joined(separator: "\n")
+            }
             return ([lines[0]] + (r.previewSentence.map { [$0] } ?? [])).joined(separator: "\n")
         }
         if let album = r.album { lines.append("album: " + TerminalText.sanitized(album)) }

@@ -194,6 +194,10 @@ final class CatalogEndToEndTests: SharedServerTestCase {
         XCTAssertTrue(country.stderr.contains("ISO 3166-1"), country.stderr)
         XCTAssertFalse(standIn.requestLog.contains { $0.contains("country=ZZ") })
 
+        let albums = try daemon.ctl("search", "--artist", "sine waves", "--albums")
+        XCTAssertEqual(albums.status, 0, albums.stderr)
+        XCTAssertTrue(albums.stdout.contains("previewctl lookup 703   Short Tones"), albums.stdout)
+        XCTAssertTrue(standIn.requestLog.contains { $0.contains("media=music&entity=album&attribute=artistTerm") })
         let artist = try daemon.ctl("lookup", "3996865", "--no-queue")
         XCTAssertEqual(artist.status, 0, artist.stderr)
         XCTAssertTrue(artist.stdout.contains("the result has no preview: 1 artist has none"), artist.stdout)

@@ -105,6 +105,7 @@ final class CatalogQueryTests: XCTestCase {
             .lookup(LookupQuery(ids: [5]), Enqueue(sort: TrackSort(.title))),
             .top(ChartQuery(limit: 10, country: "us", genre: 21), Enqueue(play: false)),
             .search(CatalogQuery(term: "y"), Enqueue(queue: false)), .search(CatalogQuery(term: "z"), Enqueue(append: true, at: .next)),
+            .search(CatalogQuery(artist: "a", albums: true), Enqueue(queue: false)),
             .lookup(LookupQuery(ids: [3]), Enqueue(at: .index(4))), .more(queue: true), .more(queue: false),
             .add(.trackIds([1, 2]), Enqueue(play: false, at: .end)), .add(.tracks([Track(trackId: 9, trackName: "t")]), Enqueue(play: true, at: .next)),
             .artworkFile(.id(2), offset: 65536), .artworkFile(nil, offset: 0), .setSingle(.oneshot), .setConsume(true),
