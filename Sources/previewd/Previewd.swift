@@ -234,7 +234,7 @@ struct Previewd: ParsableCommand {
         let http = HTTPClient(settings: HTTPClientSettings(keepWarmSeconds: Double(keepWarm), caFile: caFile))
         let warm = WarmPaths(apiBase: apiBase, previewHost: previewHost, http: http, localOrigin: PreviewURLPolicy.origin(of: apiBase))
         // The v2 chart lives on Apple's marketing-tools host; a stand-in given as --api-base serves both.
-        let charts = chartBase ?? (apiBase == Self.applesAPI ? "https://rss.applemarketingtools.com" : apiBase)
+        let charts = chartBase ?? (URL(string: apiBase)?.host == URL(string: Self.applesAPI)?.host ? "https://rss.applemarketingtools.com" : apiBase)
         let catalog = ITunesClient(base: URL(string: apiBase)!, chartBase: URL(string: charts), country: country.uppercased(), timeout: Double(catalogTimeout),
                                    callsPerMinute: rateLimit, cacheSeconds: Double(catalogCacheSeconds), http: http, warm: warm)
         let fetcher = PreviewFetcher(stallTimeout: policy.stallTimeout, deadline: policy.downloadDeadline,
