@@ -21,12 +21,19 @@ public struct StandInCatalog: Sendable {
         search(["term": term, "limit": String(limit)])
     }
 
-    /// `/search`: every word of `term` in artist, title or album; `entity` album or musicArtist
-    /// answers the matching collections or artists; `offset` and `limit` page.
+    /// `/search`: every word of `term` in artist, title or album (only the one Apple's `attribute`
+    /// names: artistTerm, albumTerm, songTerm); `entity` album or musicArtist answers the matching
+    /// collections or artists; `offset` and `limit` page.
     public func search(_ query: [String: String]) -> [Track] {
         let words = (query["term"] ?? "").lowercased().split(whereSeparator: { $0 == " " || $0 == "+" })
+        let fields: (Track) -> [String?] = switch query["attribute"] {
+        case "artistTerm"?: { [$0.artistName] }
+        case "albumTerm"?: { [$0.collectionName] }
+        case "songTerm"?: { [$0.trackName] }
+        default: { [$0.artistName, $0.trackName, $0.collectionName] }
+        }
         let hits = tracks.filter { track in
-            let text = [track.artistName, track.trackName, track.collectionName].compactMap { $0 }.joined(separator: " ").lowercased()
+            let text = fields(track).compactMap { $0 }.joined(separator: " ").lowercased()
             return words.allSatisfy { text.contains($0) }
         }
         let shaped: [Track]
@@ -92,6 +99,23 @@ public struct StandInCatalog: Sendable {
             ])
         }
         return .object(["feed": .object(["entry": .array(Array(entries)), "title": .object(["label": .string("Top Songs")])])])
+    }
+
+    /// `/api/v2/{cc}/music/most-played/{N}/songs.json`: the same songs as `chart`, in Apple's
+    /// marketing-tools form (ids as strings, no preview links).
+    public func currentChart(path: String) -> JSONValue {
+        let parts = path.split(separator: "/")
+        let limit = parts.count >= 6 ? Int(parts[5]) ?? 10 : 10
+        let results = tracks.filter { $0.previewUrl != nil && $0.trackId != nil }.prefix(limit).map { t in
+            JSONValue.object([
+                "id": .string(String(t.trackId!)), "name": .string(t.trackName ?? ""), "artistName": .string(t.artistName ?? ""),
+                "releaseDate": .string(String((t.releaseDate ?? "").prefix(10))), "kind": .string("songs"),
+                "artworkUrl100": .string(t.artworkUrl100 ?? ""), "url": .string(t.trackViewUrl ?? ""),
+                "genres": .array([.object(["genreId": .string(String(t.primaryGenreId ?? 34)), "name": .string(t.primaryGenreName ?? "Music")])]),
+            ])
+        }
+        return .object(["feed": .object(["title": .string("Top Songs"), "country": .string(String(parts.count > 2 ? parts[2] : "us")),
+                                         "results": .array(Array(results))])])
     }
 
     static func collection(of t: Track) -> Track? {

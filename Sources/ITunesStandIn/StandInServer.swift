@@ -12,6 +12,7 @@ public final class StandInServer {
     private let lock = NSCondition()   // signalled when a request is logged
     private var catalog = StandInCatalog(tracks: [])   // protected by lock
     private var faults: [String: StandInFault] = [:]   // protected by lock; by path prefix
+    private var recordings: [(StandInRecording, [UInt8])] = []   // protected by lock; the latest added first
     private var previewDelayMs = 0                     // protected by lock
     private var requests: [String] = []                // protected by lock
     private var requestConnections: [Int] = []         // protected by lock; the connection of each request
@@ -80,6 +81,25 @@ public final class StandInServer {
     public func setFault(_ fault: StandInFault?, forPathPrefix pathPrefix: String) {
         lock.lock(); defer { lock.unlock() }
         faults[pathPrefix] = fault
+    }
+
+    /// Serves `recording` (its file read from `folder`) from now on, before the catalog's own
+    /// answers; a later recording for the same request wins.
+    public func addRecording(_ recording: StandInRecording, from folder: URL) throws {
+        var body: [UInt8] = []
+        if let file = recording.file {
+            let text = try String(contentsOf: folder.appendingPathComponent(file), encoding: .utf8)
+            body = Array(text.replacingOccurrences(of: "{{BASE}}", with: baseURL).utf8)
+        }
+        lock.lock(); defer { lock.unlock() }
+        recordings.insert((recording, body), at: 0)
+    }
+
+    /// Serves every recording of the index `recordings.json` in `folder`.
+    public func addRecordings(in folder: URL) throws {
+        for recording in try StandInRecording.index(folder.appendingPathComponent("recordings.json")) {
+            try addRecording(recording, from: folder)
+        }
     }
 
     /// Makes every preview answer wait `milliseconds` first (a far CDN).
@@ -198,6 +218,7 @@ public final class StandInServer {
         let delay = head.path.hasPrefix("/previews/") ? previewDelayMs : 0
         let catalog = self.catalog
         let (probeAnswer, probeGate) = (self.probeAnswer, self.probeGate)
+        let recorded = recordings.first { $0.0.answers(path: head.path, items: head.query) }
         lock.unlock()
 
         // A HEAD (previewd's pre-connect probes its host's root): the head alone, as servers do.
@@ -221,6 +242,10 @@ public final class StandInServer {
                 break
             }
         }
+        if let (recording, body) = recorded {
+            return send(fd, status: recording.status, type: body.isEmpty ? "text/html" : "text/javascript; charset=utf-8", body: body,
+                        extra: recording.headers)
+        }
         let ignoreRange = faultList.contains(.ignoreRange)
         faultList.removeAll { $0 == .ignoreRange }
         let shift = faultList.lazy.compactMap { fault -> Int? in if case .shiftedRange(let n) = fault { return n } else { return nil } }.first ?? 0
@@ -235,6 +260,9 @@ public final class StandInServer {
         case let path where path.hasSuffix("/json") && path.contains("/rss/topsongs/"):
             let body = (try? JSONEncoder().encode(catalog.chart(path: path))) ?? Data()
             return send(fd, status: 200, type: "text/javascript; charset=utf-8", body: [UInt8](body))
+        case let path where path.hasPrefix("/api/v2/") && path.hasSuffix("/songs.json"):
+            let body = (try? JSONEncoder().encode(catalog.currentChart(path: path))) ?? Data()
+            return send(fd, status: 200, type: "application/json", body: [UInt8](body))
         case let path where path.hasPrefix("/artwork/") && !path.contains(".."):
             guard let body = artwork(String(path.dropFirst(9))) else {
                 return send(fd, status: 404, type: "text/html", body: Array("<html><body>Not found</body></html>".utf8))
@@ -282,7 +310,8 @@ public final class StandInServer {
 
     private func send(_ fd: Int32, status: Int, type: String, body: [UInt8], fault: StandInFault? = nil,
                       extra: [String] = []) -> Bool {
-        let reason = [200: "OK", 206: "Partial Content", 302: "Found", 404: "Not Found", 500: "Internal Server Error"][status] ?? "Status"
+        let reason = [200: "OK", 206: "Partial Content", 302: "Found", 400: "Bad Request", 403: "Forbidden", 404: "Not Found",
+                      500: "Internal Server Error", 503: "Service Unavailable"][status] ?? "Status"
         var head = "HTTP/1.1 \(status) \(reason)\r\nContent-Type: \(type)\r\nContent-Length: \(body.count)\r\n"
         head += extra.map { $0 + "\r\n" }.joined() + "Connection: keep-alive\r\n\r\n"
         guard write(fd, Array(head.utf8)) else { return false }

@@ -2,14 +2,14 @@ import Foundation
 import ITunesStandIn
 
 // The stand-in of the iTunes Search API as a process, for scripts/demo, scripts/soak and the benchmarks:
-//   itunes-standin --catalog FILE --previews DIR [--port N] [--preview-delay-ms N] [--probe-answer ok|notfound|close501|silent|reset] [--fault PATH=SPEC ...]
+//   itunes-standin --catalog FILE --previews DIR [--recordings DIR] [--port N] [--preview-delay-ms N] [--probe-answer ok|notfound|close501|silent|reset] [--fault PATH=SPEC ...]
 // SPEC: status:N, delay:MS, throttle:BYTES_PER_S, html, drop:BYTES, ignore-range.
 // Prints "http://127.0.0.1:PORT" on its first line of stdout, then serves until killed.
 var arguments = CommandLine.arguments.dropFirst()
 var options: [String: String] = [:]
 var faults: [(String, StandInFault)] = []
 func usage() -> Never {
-    FileHandle.standardError.write(Data("usage: itunes-standin --catalog FILE --previews DIR [--port N] [--preview-delay-ms N] [--fault PATH=SPEC]\n".utf8))
+    FileHandle.standardError.write(Data("usage: itunes-standin --catalog FILE --previews DIR [--recordings DIR] [--port N] [--preview-delay-ms N] [--fault PATH=SPEC]\n".utf8))
     exit(64)
 }
 func fault(_ spec: Substring) -> StandInFault? {
@@ -53,6 +53,12 @@ if let answer = options["probe-answer"] {   // how a HEAD (a pre-connect's probe
     server.setProbeAnswer(chosen)
 }
 for (path, fault) in faults { server.setFault(fault, forPathPrefix: path) }
+if let folder = options["recordings"] {   // Apple's real answers (Tests/Fixtures/apple), served by term, id and path
+    do { try server.addRecordings(in: URL(fileURLWithPath: folder)) } catch {
+        FileHandle.standardError.write(Data("itunes-standin: --recordings \(folder): \(error)\n".utf8))
+        exit(1)
+    }
+}
 FileHandle.standardOutput.write(Data((server.baseURL + "\n").utf8))   // unbuffered: the caller waits for this line
 signal(SIGTERM, SIG_DFL)
 while true { pause() }

@@ -58,11 +58,14 @@ struct SearchFields: ParsableArguments {
     @Argument(help: "Free search words (artist, song, album…).")
     var term: [String] = []
 
-    @Option(help: "Artist name (alone: the artist's works).")
+    @Option(help: "Artist name (alone: the artist's songs, matched in artist names only).")
     var artist: String?
 
-    @Option(help: "Album name (with --artist or alone: the album's songs are queued).")
+    @Option(help: "Album name (alone: matched in album names only; alone or with --artist: the album's songs are queued).")
     var album: String?
+
+    @Flag(help: "List the albums found (the artist's, with --artist) instead of queueing the first one's songs; implies --no-queue.")
+    var albums = false
 
     @Option(help: "Song title.")
     var song: String?
@@ -92,10 +95,11 @@ struct SearchFields: ParsableArguments {
         let words = term.joined(separator: " ")
         return CatalogQuery(term: words.isEmpty ? nil : words, artist: artist, album: album, song: song, media: media,
                             entity: entity, attribute: attribute, limit: limit, offset: offset,
-                            country: country?.uppercased(), explicit: explicit.map { $0 == .yes })
+                            country: country?.uppercased(), explicit: explicit.map { $0 == .yes }, albums: albums ? true : nil)
     }
 
     func validate() throws {
+        if albums, song != nil { throw ValidationError("--albums lists albums: drop --song") }
         do { try query.validate() } catch { throw ValidationError(error.message) }
     }
 }

@@ -72,7 +72,7 @@ struct Invocation {
         // A catalog command that found results but none it could queue has not done what was asked.
         if response.result?["results"] != nil, let report = try? response.result?.decode(as: CatalogReport.self),
            report.queued, report.firstQueueIndex == nil {
-            Output.error("none of the \(report.results.count) results has a playable preview; the queue is unchanged")
+            Output.error((report.previewSentence ?? "none of the results has a playable preview") + "; the queue is unchanged")
             throw ExitCode(ExitStatus.forError(.noResults))
         }
     }

@@ -114,13 +114,24 @@ enum Output {
     static func catalog(_ value: JSONValue) throws -> String {
         let r = try value.decode(as: CatalogReport.self)
         var lines = [CatalogTable.render(r)]
-        guard r.queued else { return lines[0] }   // --no-queue: the table only
+        guard r.queued else {   // --no-queue: the table, and what could not play (a list of albums: how to play one)
+            let albums = r.results.filter { $0.wrapperType == "collection" && $0.collectionId != nil }
+            if !albums.isEmpty, albums.count == r.results.count {
+                return ([lines[0], "to queue an album's songs:"] + albums.map {
+                    "  previewctl lookup \($0.collectionId!)   " + TerminalText.sanitized($0.collectionName ?? "")
+                }).joined(separator: "\n")
+            }
+            return ([lines[0]] + (r.previewSentence.map { [$0] } ?? [])).joined(separator: "\n")
+        }
         if let album = r.album { lines.append("album: " + TerminalText.sanitized(album)) }
         for item in r.notQueued {
             let name = r.results[item.result].trackName ?? r.results[item.result].collectionName ?? r.results[item.result].artistName ?? "?"
             lines.append("not queued: \(TerminalText.sanitized(name)) — \(TerminalText.sanitized(item.reason))")
         }
-        var summary = "\(r.results.count - r.notQueued.count) of \(r.results.count) results queued"
+        if r.firstQueueIndex != nil, let sentence = r.previewSentence { lines.append(sentence) }
+        let queued = r.results.count - r.notQueued.count
+        var summary = r.notQueued.isEmpty ? "\(CatalogReport.count(queued)) queued"
+            : queued == 0 ? "nothing queued" : "\(queued) of \(CatalogReport.count(r.results.count)) queued"
         if let first = r.firstQueueIndex, first > 0 { summary += " from index \(first)" }
         if r.skipped > 0 { summary += "; \(r.skipped) malformed entr\(r.skipped == 1 ? "y" : "ies") skipped" }
         if r.mayHaveMore { summary += "; previewctl more for the next page" }

@@ -56,9 +56,15 @@ struct Previewd: ParsableCommand {
     var socket: String?
 
     @Option(help: "Root of the iTunes Search API.")
-    var apiBase: String = "https://itunes.apple.com"
+    var apiBase: String = Self.applesAPI
 
-    @Option(help: "Storefront country code.")
+    /// Apple's iTunes Search API, the default --api-base.
+    static let applesAPI = "https://itunes.apple.com"
+
+    @Option(help: ArgumentHelp("Root of Apple's marketing-tools RSS, where the top-songs chart's current (v2) form is asked when the legacy feed fails (default: Apple's, or --api-base when that is given).", valueName: "URL"))
+    var chartBase: String?
+
+    @Option(help: "Storefront, an ISO 3166-1 two-letter country code (US, GB, JP…).")
     var country: String = "US"
 
     @Option(help: ArgumentHelp("Where the sound goes: pulse (PulseAudio, or PipeWire through pipewire-pulse; the default), alsa[:DEVICE] (an ALSA device, default: default), snapcast://HOST:PORT (a snapserver tcp source in server mode) or pipe:PATH (a FIFO, e.g. snapserver's pipe source); the last two carry s16le 48 kHz stereo. Previews are decoded at the rate the output takes (PulseAudio: the sink's; ALSA: the device's, 44.1 kHz preferred), so one at that rate is not resampled.",
@@ -168,8 +174,11 @@ struct Previewd: ParsableCommand {
         guard let url = URL(string: apiBase), ["http", "https"].contains(url.scheme?.lowercased() ?? ""), url.host != nil else {
             throw ValidationError("--api-base must be an http or https URL (got \(apiBase))")
         }
+        if let chartBase, URL(string: chartBase).map({ ["http", "https"].contains($0.scheme?.lowercased() ?? "") && $0.host != nil }) != true {
+            throw ValidationError("--chart-base must be an http or https URL (got \(chartBase))")
+        }
         guard CountryCode.isValid(country) else {
-            throw ValidationError("--country must be a two-letter code (got \(country))")
+            throw ValidationError("--" + CountryCode.problem(country))
         }
         if let problem = OutputRegistry.problem(with: outputOptions) { throw ValidationError(problem) }
         guard (0...8).contains(prefetchAhead), (0...8).contains(prefetchBehind) else {
@@ -224,7 +233,9 @@ struct Previewd: ParsableCommand {
         // the previews and the artwork; the next host's connection opened while waiting for the last.
         let http = HTTPClient(settings: HTTPClientSettings(keepWarmSeconds: Double(keepWarm), caFile: caFile))
         let warm = WarmPaths(apiBase: apiBase, previewHost: previewHost, http: http, localOrigin: PreviewURLPolicy.origin(of: apiBase))
-        let catalog = ITunesClient(base: URL(string: apiBase)!, country: country.uppercased(), timeout: Double(catalogTimeout),
+        // The v2 chart lives on Apple's marketing-tools host; a stand-in given as --api-base serves both.
+        let charts = chartBase ?? (URL(string: apiBase)?.host == URL(string: Self.applesAPI)?.host ? "https://rss.applemarketingtools.com" : apiBase)
+        let catalog = ITunesClient(base: URL(string: apiBase)!, chartBase: URL(string: charts), country: country.uppercased(), timeout: Double(catalogTimeout),
                                    callsPerMinute: rateLimit, cacheSeconds: Double(catalogCacheSeconds), http: http, warm: warm)
         let fetcher = PreviewFetcher(stallTimeout: policy.stallTimeout, deadline: policy.downloadDeadline,
                                      localOrigin: PreviewURLPolicy.origin(of: apiBase), http: http, warm: warm)

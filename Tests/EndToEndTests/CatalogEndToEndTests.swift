@@ -22,7 +22,7 @@ final class CatalogEndToEndTests: SharedServerTestCase {
         XCTAssertEqual(lookup.status, 0, lookup.stderr)
         let report = try JSONDecoder().decode(CatalogReport.self, from: Data(lookup.stdout.utf8))
         XCTAssertEqual(report.results.first?.wrapperType, "collection", "Apple's field names, the album first")
-        XCTAssertEqual(Set(report.notQueued.map(\.reason)), ["a collection, not a track", "no preview"])
+        XCTAssertEqual(Set(report.notQueued.map(\.reason)), ["an album, not a track", "no preview"])
         XCTAssertEqual(try queue().items.map(\.track.trackId), [2002, 2003])
         expectTone(660, after: mark, "the album's playable song after its 404")
 
@@ -156,6 +156,53 @@ final class CatalogEndToEndTests: SharedServerTestCase {
         XCTAssertTrue(json.stdout.contains(#"\u202eenoemos"#) && json.stdout.contains(#"\u001b"#), json.stdout)
         let names = try JSONDecoder().decode(CatalogReport.self, from: Data(json.stdout.utf8)).results.compactMap(\.artistName)
         XCTAssertTrue(names.contains("\u{202E}enoemos"), "the JSON still means the same: \(names)")
+    }
+
+    /// Apple's real answers (Tests/Fixtures/apple) through previewctl: what is queued, what is named
+    /// and not played, what is refused and why, and the words.
+    func testApplesRealAnswersAsAListenerSeesThem() throws {
+        try standIn.addRecordings(in: Fixtures.directory.appendingPathComponent("apple"))
+        let mark = recorder.sampleCount
+        let mixed = try daemon.ctl("search", "store", "--media", "all")
+        XCTAssertEqual(mixed.status, 0, mixed.stderr)
+        XCTAssertTrue(mixed.stdout.contains("2 of 5 results have a preview: 1 podcast, 1 ebook, 1 app have none"), mixed.stdout)
+        XCTAssertTrue(mixed.stdout.contains("2 of 5 results queued"), mixed.stdout)
+        XCTAssertEqual(try queue().items.map(\.track.trackId), [1422648513, 366048490], "the song and the audiobook")
+        expectTone(440, after: mark, "the song of a mixed answer")
+
+        let podcast = try daemon.ctl("search", "angular air", "--media", "podcast", "--entity", "podcast")
+        XCTAssertEqual(podcast.status, 5, "found, but nothing to play")
+        XCTAssertTrue(podcast.stderr.contains("1 podcast has none (previewd plays the store's previews, and a podcast has none)"), podcast.stderr)
+        XCTAssertEqual(try daemon.ctl("search", "sine", "--entity", "podcastEpisode", "--no-queue").status, 0, "an entity Apple accepts")
+
+        let chart = try daemon.ctl("--json", "top", "--country", "ca", "--limit", "3", "--no-queue")
+        XCTAssertEqual(chart.status, 0, chart.stderr)
+        let rows = try JSONDecoder().decode(CatalogReport.self, from: Data(chart.stdout.utf8))
+        XCTAssertEqual(rows.results.map(\.trackId), [1552791427, 1552739372, 1544839502])
+        let current = try daemon.ctl("top", "--country", "ca", "--limit", "10")
+        XCTAssertEqual(current.status, 5, current.stdout)
+        XCTAssertTrue(current.stderr.contains("none of the 3 results has a preview: 3 albums have none"), current.stderr)
+
+        let refused = try daemon.ctl("search", "bad request")
+        XCTAssertEqual(refused.status, 8)
+        XCTAssertTrue(refused.stderr.contains("Invalid value(s) for key(s): [resultEntity] (previewd sent entity=song)"), refused.stderr)
+        let slow = try daemon.ctl("search", "slow down")
+        XCTAssertEqual(slow.status, 9)
+        XCTAssertTrue(slow.stderr.contains("Apple asks to wait 2 min"), slow.stderr)
+        let country = try daemon.ctl("search", "abba", "--country", "zz")
+        XCTAssertEqual(country.status, 2, "a usage error, before any call")
+        XCTAssertTrue(country.stderr.contains("ISO 3166-1"), country.stderr)
+        XCTAssertFalse(standIn.requestLog.contains { $0.contains("country=ZZ") })
+
+        let albums = try daemon.ctl("search", "--artist", "sine waves", "--albums")
+        XCTAssertEqual(albums.status, 0, albums.stderr)
+        XCTAssertTrue(albums.stdout.contains("previewctl lookup 703   Short Tones"), albums.stdout)
+        XCTAssertTrue(standIn.requestLog.contains { $0.contains("media=music&entity=album&attribute=artistTerm") })
+        let artist = try daemon.ctl("lookup", "3996865", "--no-queue")
+        XCTAssertEqual(artist.status, 0, artist.stderr)
+        XCTAssertTrue(artist.stdout.contains("the result has no preview: 1 artist has none"), artist.stdout)
+        XCTAssertEqual(try queue().items.map(\.track.trackId), [1422648513, 366048490], "--no-queue left the queue as it was")
+        XCTAssertTrue(daemon.isRunning)
     }
 
     func testCatalogErrorsKeepQueueAndPlayback() throws {

@@ -55,7 +55,7 @@ final class CatalogDecodingTests: XCTestCase {
         XCTAssertEqual(Track(trackId: 1, trackName: "t").unplayableReason, "no preview")
         var album = Track(collectionName: "An Album")
         album.wrapperType = "collection"
-        XCTAssertEqual(album.unplayableReason, "a collection, not a track")
+        XCTAssertEqual(album.unplayableReason, "an album, not a track")
         XCTAssertTrue(Track(trackId: 1, previewUrl: "file:///etc/passwd").unplayableReason?.contains("\"file\"") == true)
         XCTAssertNil(Track(trackId: 1, previewUrl: "http://127.0.0.1:8080/p.m4a").unplayableReason)
     }
@@ -103,7 +103,8 @@ final class CatalogDecodingTests: XCTestCase {
         XCTAssertEqual(chart.skipped, 2)
         XCTAssertEqual(chart.tracks[0].previewUrl, "https://audio.example/one.m4a")
         XCTAssertEqual(chart.tracks[0].trackPrice, 1.29)
-        XCTAssertEqual(chart.tracks[0].trackTimeMillis, 30000)
+        XCTAssertNil(chart.tracks[0].trackTimeMillis, "im:duration is the preview's length, not the song's")
+        XCTAssertEqual(chart.format, .legacy)
         XCTAssertEqual(chart.tracks[0].primaryGenreName, "Pop")
         XCTAssertNil(chart.tracks[1].previewUrl)
         XCTAssertEqual(chart.tracks[1].trackViewUrl, "https://music.apple.com/two")

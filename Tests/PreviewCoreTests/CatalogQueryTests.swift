@@ -7,10 +7,19 @@ final class CatalogQueryTests: XCTestCase {
 
     func testTheSevenStructuredCasesOfTheSeed() {
         // Any one
-        XCTAssertEqual(items(CatalogQuery(artist: "the rolling stones", limit: 15)), ["term=the rolling stones", "limit=15"])
+        // A field alone is asked of that field only (Apple's attribute), among music.
+        XCTAssertEqual(items(CatalogQuery(artist: "the rolling stones", limit: 15)),
+                       ["term=the rolling stones", "media=music", "entity=song", "attribute=artistTerm", "limit=15"])
         XCTAssertEqual(items(CatalogQuery(song: "under my thumb")), ["term=under my thumb", "media=music", "entity=song", "limit=50"])
-        XCTAssertEqual(items(CatalogQuery(album: "hot rocks")), ["term=hot rocks", "media=music", "entity=album", "limit=50"])
+        XCTAssertEqual(items(CatalogQuery(album: "hot rocks")), ["term=hot rocks", "media=music", "entity=album", "attribute=albumTerm", "limit=50"])
         XCTAssertTrue(CatalogQuery(album: "hot rocks").plan.expandsAlbums)
+        // The artist's albums: listed, not expanded.
+        let albums = CatalogQuery(artist: "the rolling stones", albums: true)
+        XCTAssertEqual(items(albums), ["term=the rolling stones", "media=music", "entity=album", "attribute=artistTerm", "limit=50"])
+        XCTAssertFalse(albums.plan.expandsAlbums)
+        // A media of the listener's own keeps the attribute only where Apple has it (music, music videos).
+        XCTAssertEqual(items(CatalogQuery(artist: "x", media: "musicVideo")), ["term=x", "media=musicVideo", "attribute=artistTerm", "limit=50"])
+        XCTAssertEqual(items(CatalogQuery(artist: "x", media: "movie")), ["term=x", "media=movie", "limit=50"])
         // Any two
         let album = CatalogQuery(artist: "the rolling stones", album: "exile on main", limit: 15)
         XCTAssertEqual(items(album), ["term=the rolling stones exile on main", "media=music", "entity=album", "limit=15"])
@@ -46,6 +55,8 @@ final class CatalogQueryTests: XCTestCase {
             (CatalogQuery(term: "x", entity: "lp"), "unknown entity"),
             (CatalogQuery(term: "x", attribute: "a&b=c"), "attribute"),
             (CatalogQuery(term: "x", country: "USA"), "two-letter"),
+            (CatalogQuery(term: "x", country: "ZZ"), "ISO 3166-1"),
+            (CatalogQuery(term: "x", country: "UK"), "ISO 3166-1"),
         ]
         for (query, expected) in bad {
             XCTAssertThrowsError(try query.validate(), "\(query)") { error in
@@ -54,6 +65,18 @@ final class CatalogQueryTests: XCTestCase {
         }
         XCTAssertNoThrow(try CatalogQuery(term: "x", limit: 200).validate())
         XCTAssertNoThrow(try CatalogQuery(term: "x", limit: 1).validate())
+        XCTAssertNoThrow(try CatalogQuery(term: "x", country: "gb").validate())
+        XCTAssertNoThrow(try CatalogQuery(term: "x", entity: "podcastEpisode").validate(), "an entity Apple accepts")
+        XCTAssertThrowsError(try ChartQuery(country: "zz").validate())
+        XCTAssertThrowsError(try LookupQuery(ids: [1], country: "XX").validate())
+    }
+
+    func testPreviewctlAndMPDAskForAFieldTheSameWay() {
+        // MPD's `find artist X` and previewctl's `--artist X` reach Apple as the same request.
+        XCTAssertEqual(items(.music("slayer", in: .artist)), ["term=slayer", "media=music", "entity=song", "attribute=artistTerm", "limit=50"])
+        XCTAssertEqual(items(CatalogQuery(artist: "slayer")), items(.music("slayer", in: .artist)))
+        XCTAssertEqual(CatalogField.allCases.map(\.attribute), ["artistTerm", "albumTerm", "songTerm", "genreIndex"])
+        XCTAssertEqual(items(.music("any words", in: nil)), ["term=any words", "media=music", "entity=song", "limit=50"])
     }
 
     func testLookupAndChartRequests() {
@@ -67,6 +90,9 @@ final class CatalogQueryTests: XCTestCase {
         XCTAssertThrowsError(try LookupQuery(ids: [1], sort: "oldest").validate())
         XCTAssertEqual(ChartQuery(limit: 10).path(country: "US"), "us/rss/topsongs/limit=10/json")
         XCTAssertEqual(ChartQuery(limit: 25, country: "gb", genre: 21).path(country: "US"), "gb/rss/topsongs/limit=25/genre=21/json")
+        XCTAssertEqual(ChartQuery(limit: 30).currentPath(country: "US"), "api/v2/us/music/most-played/50/songs.json", "v2 serves 10, 25, 50, 100")
+        XCTAssertEqual(ChartQuery(limit: 150, country: "gb").currentPath(country: "US"), "api/v2/gb/music/most-played/100/songs.json")
+        XCTAssertNil(ChartQuery(genre: 21).currentPath(country: "US"), "v2 has no genre charts")
         XCTAssertThrowsError(try ChartQuery(limit: 0).validate())
         XCTAssertThrowsError(try ChartQuery(limit: 201).validate())
     }
@@ -79,6 +105,7 @@ final class CatalogQueryTests: XCTestCase {
             .lookup(LookupQuery(ids: [5]), Enqueue(sort: TrackSort(.title))),
             .top(ChartQuery(limit: 10, country: "us", genre: 21), Enqueue(play: false)),
             .search(CatalogQuery(term: "y"), Enqueue(queue: false)), .search(CatalogQuery(term: "z"), Enqueue(append: true, at: .next)),
+            .search(CatalogQuery(artist: "a", albums: true), Enqueue(queue: false)),
             .lookup(LookupQuery(ids: [3]), Enqueue(at: .index(4))), .more(queue: true), .more(queue: false),
             .add(.trackIds([1, 2]), Enqueue(play: false, at: .end)), .add(.tracks([Track(trackId: 9, trackName: "t")]), Enqueue(play: true, at: .next)),
             .artworkFile(.id(2), offset: 65536), .artworkFile(nil, offset: 0), .setSingle(.oneshot), .setConsume(true),

@@ -27,7 +27,10 @@ final class ITunesClientTests: StandInTestCase {
         XCTAssertTrue(server.requestLog.last!.contains("term=sine%20waves%20eighty&media=music&entity=song"), server.requestLog.last!)
         let works = try await c.search(CatalogQuery(artist: "square roots"))
         XCTAssertEqual(works.results.map(\.trackId), [2001, 2002, 2003])
-        XCTAssertTrue(server.requestLog.last!.hasPrefix("GET /search?term=square%20roots&limit=50&country=US "), server.requestLog.last!)
+        XCTAssertTrue(server.requestLog.last!.hasPrefix("GET /search?term=square%20roots&media=music&entity=song&attribute=artistTerm&limit=50&country=US "),
+                      server.requestLog.last!)
+        let byName = try await c.search(CatalogQuery(artist: "quiet hours"))
+        XCTAssertEqual(byName.results.count, 0, "an artist search does not match album titles")
         let second = try await c.search(CatalogQuery(term: "sine", limit: 2, offset: 2))
         XCTAssertEqual(second.results.map(\.trackId), [1003, 1004])
         XCTAssertTrue(server.requestLog.last!.contains("limit=2&offset=2"))
@@ -56,14 +59,46 @@ final class ITunesClientTests: StandInTestCase {
         XCTAssertEqual(track.results.map(\.trackId), [1002])
     }
 
-    func testChartTakesPreviewLinksAndLooksUpTheRestInOneCall() async throws {
-        let page = try await client().topSongs(ChartQuery(limit: 4, country: "gb", genre: 21))
+    func testChartRowsAreTheLookedUpSongsInChartOrder() async throws {
+        let c = client()
+        let page = try await c.topSongs(ChartQuery(limit: 4, country: "gb", genre: 21))
         XCTAssertEqual(page.results.map(\.trackId), [1001, 1002, 1003, 1004])
         XCTAssertTrue(page.results.allSatisfy { $0.previewUrl != nil })
-        XCTAssertEqual(page.results[1].collectionName, "Pure Tones", "a looked-up entry carries the full record")
+        XCTAssertEqual(page.results.map(\.trackTimeMillis), [8000, 8000, 8000, 8000], "the songs' own lengths, not the previews' 30 s")
+        XCTAssertEqual(page.results[0].collectionName, "Pure Tones", "every row carries the full record")
         let log = server.requestLog
         XCTAssertTrue(log[log.count - 2].hasPrefix("GET /gb/rss/topsongs/limit=4/genre=21/json "), log[log.count - 2])
-        XCTAssertTrue(log.last!.hasPrefix("GET /lookup?id=1002,1004&country=GB "), log.last!)
+        XCTAssertTrue(log.last!.hasPrefix("GET /lookup?id=1001,1002,1003,1004&country=GB "), log.last!)
+        XCTAssertEqual(c.callCount, 2)
+    }
+
+    func testTheCurrentChartFormStandsInForTheLegacyOne() async throws {
+        let c = client()
+        server.setFault(.status(404), forPathPrefix: "/us/rss/topsongs/")
+        let page = try await c.topSongs(ChartQuery(limit: 3))
+        XCTAssertEqual(page.results.map(\.trackId), [1001, 1002, 1003])
+        XCTAssertEqual(page.results.map(\.trackTimeMillis), [8000, 8000, 8000])
+        XCTAssertEqual(page.requests.count, 3)
+        XCTAssertTrue(page.requests[1].hasSuffix("/api/v2/us/music/most-played/10/songs.json"), page.requests[1])
+        // Next time the v2 form is asked first (its answer is cached), and the songs are in the track memory: no call.
+        server.setFault(nil, forPathPrefix: "/us/rss/topsongs/")
+        let calls = c.callCount
+        let again = try await c.topSongs(ChartQuery(limit: 2))
+        XCTAssertEqual(again.results.map(\.trackId), [1001, 1002])
+        XCTAssertEqual(again.results.map(\.trackTimeMillis), [8000, 8000])
+        XCTAssertEqual(c.callCount, calls)
+        XCTAssertEqual(again.requests.count, 1, "the feed alone")
+        XCTAssertTrue(again.requests[0].contains("/api/v2/us/"), again.requests[0])
+        // A feed in neither form is an unexpected answer, not an empty chart.
+        server.setFault(.body(Array(#"{"feed": {"title": "nothing"}}"#.utf8), contentType: "application/json"), forPathPrefix: "/")
+        do {
+            _ = try await client().topSongs(ChartQuery(limit: 5))
+            XCTFail("an unreadable chart gave rows")
+        } catch {
+            guard case .invalidData(let why) = error else { return XCTFail("\(error)") }
+            XCTAssertTrue(why.contains("neither of Apple's forms"), why)
+        }
+        server.setFault(nil, forPathPrefix: "/")
     }
 
     /// The track memory: what an answer carried is added by id with no call; ids not seen are

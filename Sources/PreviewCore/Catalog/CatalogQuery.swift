@@ -20,6 +20,9 @@ public struct CatalogQuery: Codable, Equatable, Hashable, Sendable {
     public var country: String?
     /// Include explicit results (Apple's default) or not.
     public var explicit: Bool?
+    /// List the albums found (`entity=album`) instead of queueing the first one's songs
+    /// (`--artist NAME --albums`: the artist's albums).
+    public var albums: Bool?
 
     /// Apple's bounds for `limit`, and previewd's default.
     public static let limits = (default: 50, range: 1...200)
@@ -31,13 +34,14 @@ public struct CatalogQuery: Codable, Equatable, Hashable, Sendable {
     public static let entities: Set<String> = [
         "movieArtist", "movie", "podcastAuthor", "podcast", "musicArtist", "musicTrack", "album", "musicVideo",
         "mix", "song", "audiobookAuthor", "audiobook", "shortFilmArtist", "shortFilm", "tvEpisode", "tvSeason",
-        "software", "iPadSoftware", "macSoftware", "ebook", "allArtist", "allTrack",
+        "software", "iPadSoftware", "macSoftware", "ebook", "allArtist", "allTrack", "podcastEpisode",
     ]
 
     /// A query; at least one of `term`, `artist`, `album`, `song` must be non-empty (see `validate`).
     public init(term: String? = nil, artist: String? = nil, album: String? = nil, song: String? = nil,
                 media: String? = nil, entity: String? = nil, attribute: String? = nil,
-                limit: Int = CatalogQuery.limits.default, offset: Int = 0, country: String? = nil, explicit: Bool? = nil) {
+                limit: Int = CatalogQuery.limits.default, offset: Int = 0, country: String? = nil, explicit: Bool? = nil,
+                albums: Bool? = nil) {
         self.term = term
         self.artist = artist
         self.album = album
@@ -49,6 +53,7 @@ public struct CatalogQuery: Codable, Equatable, Hashable, Sendable {
         self.offset = offset
         self.country = country
         self.explicit = explicit
+        self.albums = albums
     }
 
     /// Checks every field against Apple's documented values; the message says what to change.
@@ -72,7 +77,7 @@ public struct CatalogQuery: Codable, Equatable, Hashable, Sendable {
             throw ControlError(.badArgument, "attribute must be one of Apple's names, e.g. artistTerm, songTerm, albumTerm")
         }
         if let country, !CountryCode.isValid(country) {
-            throw ControlError(.badArgument, "country must be a two-letter code (got \(country.prefix(8)))")
+            throw ControlError(.badArgument, CountryCode.problem(country))
         }
     }
 
@@ -84,22 +89,31 @@ public struct CatalogQuery: Codable, Equatable, Hashable, Sendable {
             return s
         }
         let (free, a, b, c) = (given(term), given(artist), given(album), given(song))
-        // The seed's seven cases: song given → songs; album without song → albums; artist alone → works.
+        // The seed's cases: song given → songs; album without song → albums; artist alone → the
+        // artist's songs. A field given alone is asked of that field only (Apple's attribute), so
+        // Apple does not match the words in titles and other media.
         let planned: String?
+        var field: CatalogField?
         if c != nil { planned = "song" }
-        else if b != nil { planned = "album" }
-        else if a != nil { planned = free == nil ? nil : "song" }
-        else { planned = media == nil ? "song" : nil }
+        else if b != nil { planned = "album"; field = a == nil && free == nil ? .album : nil }
+        else if a != nil {
+            // Songs (or albums) are music's entities; another media keeps its own default.
+            planned = media != nil && media != "music" && free == nil ? nil : (albums == true ? "album" : "song")
+            field = free == nil ? .artist : nil
+        }
+        else { planned = media == nil ? "song" : (albums == true ? "album" : nil) }
         let chosen = entity ?? planned
+        let inMusic = media == nil || media == "music" || media == "musicVideo"
+        let fieldAttribute = inMusic ? field?.attribute : nil
         var items: [(String, String)] = [("term", [free, a, b, c].compactMap { $0 }.joined(separator: " "))]
         if let media { items.append(("media", media)) }
-        else if chosen == "song" || chosen == "album" { items.append(("media", "music")) }
+        else if chosen == "song" || chosen == "album" || fieldAttribute != nil { items.append(("media", "music")) }
         if let chosen { items.append(("entity", chosen)) }
-        if let attribute { items.append(("attribute", attribute)) }
+        if let attribute = attribute ?? fieldAttribute { items.append(("attribute", attribute)) }
         items.append(("limit", String(limit)))
         if offset > 0 { items.append(("offset", String(offset))) }
         if let explicit { items.append(("explicit", explicit ? "Yes" : "No")) }
-        return SearchPlan(path: "search", items: items, expandsAlbums: chosen == "album")
+        return SearchPlan(path: "search", items: items, expandsAlbums: chosen == "album" && albums != true)
     }
 
     /// The same query one page further.

@@ -41,7 +41,7 @@ public struct LookupQuery: Codable, Equatable, Hashable, Sendable {
         }
         if let sort, sort != "recent" { throw ControlError(.badArgument, "sort must be \"recent\"") }
         if let country, !CountryCode.isValid(country) {
-            throw ControlError(.badArgument, "country must be a two-letter code")
+            throw ControlError(.badArgument, CountryCode.problem(country))
         }
     }
 

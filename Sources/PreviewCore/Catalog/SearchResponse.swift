@@ -45,5 +45,6 @@ private struct LossyEntry: Decodable {
     var track: Track?
     init(from decoder: any Decoder) throws {
         track = try? Track(from: decoder)
+        track?.adoptCollectionIdentity()
     }
 }

@@ -40,7 +40,7 @@ public struct SeenTracks: Sendable {
     /// preview is not replaced by one without (a chart row that lacks the link).
     public mutating func remember(_ tracks: some Sequence<Track>) {
         for track in tracks {
-            guard let id = track.trackId, track.wrapperType == nil || track.wrapperType == "track" else { continue }
+            guard let id = track.trackId, track.isTrackLike else { continue }
             let size = Self.estimatedBytes(track)
             guard size <= Self.maxTrackBytes else { continue }
             if let slot = slots[id] {

@@ -62,10 +62,13 @@ public struct Track: Codable, Equatable, Hashable, Sendable {
         return url
     }
 
-    /// Why this result is not queued, or nil when it can be: only tracks with an http(s) preview play.
+    /// Why this result is not queued, or nil when it can be: tracks and audiobooks with an http(s)
+    /// preview play (a music video's or a film's sound only).
     public var unplayableReason: String? {
-        if let wrapper = wrapperType, wrapper != "track" { return "a \(wrapper), not a track" }
-        guard let url = previewUrl, !url.isEmpty else { return "no preview" }
+        guard isTrackLike else { return "\(Self.withArticle(kindName)), not a track" }
+        guard let url = previewUrl, !url.isEmpty else {
+            return isPodcast ? "a podcast has no preview (previewd plays the store's previews)" : "no preview"
+        }
         guard PreviewURLPolicy.isFetchable(url) else {
             let scheme = url.split(separator: ":", maxSplits: 1).first.map(String.init) ?? ""
             return url.contains(":") && !scheme.isEmpty && scheme.count < 16
@@ -73,6 +76,53 @@ public struct Track: Codable, Equatable, Hashable, Sendable {
                 : "preview URL is not an absolute http or https URL"
         }
         return nil
+    }
+
+    /// What this result is, in a listener's words: song, music video, film, audiobook, podcast,
+    /// podcast episode, ebook, app, artist, album…
+    public var kindName: String {
+        switch wrapperType {
+        case "artist": return "artist"
+        case "collection": return "album"
+        case "audiobook": return "audiobook"
+        case "software": return "app"
+        default: break
+        }
+        switch kind {
+        case "song"?: return "song"
+        case "music-video"?: return "music video"
+        case "feature-movie"?: return "film"
+        case "tv-episode"?: return "TV episode"
+        case "podcast"?: return "podcast"
+        case "podcast-episode"?: return "podcast episode"
+        case "ebook"?, "book"?: return "ebook"
+        case "software"?, "mac-software"?: return "app"
+        case let other?: return TerminalText.sanitized(String(other.prefix(24)))
+        case nil: return "result"
+        }
+    }
+
+    /// One thing to play, not a collection or an artist: a track (a song, a music video, a film…)
+    /// or an audiobook (which Apple wraps apart).
+    public var isTrackLike: Bool { wrapperType == nil || wrapperType == "track" || wrapperType == "audiobook" }
+
+    /// A podcast or one of its episodes: Apple gives them no preview.
+    public var isPodcast: Bool { kind == "podcast" || kind == "podcast-episode" || wrapperType == "podcastEpisode" }
+
+    /// Apple's audiobook results carry their id and title as a collection's (`collectionId`,
+    /// `collectionName`, no `trackId`): give them a track's, so they queue, play and are found again
+    /// by id like a song. The author stays `artistName`.
+    public mutating func adoptCollectionIdentity() {
+        guard wrapperType == "audiobook", trackId == nil, let id = collectionId else { return }
+        trackId = id
+        if trackName == nil { trackName = collectionName }
+        if trackViewUrl == nil { trackViewUrl = collectionViewUrl }
+        if trackPrice == nil { trackPrice = collectionPrice }
+    }
+
+    /// "a song", "an artist", "an audiobook".
+    static func withArticle(_ noun: String) -> String {
+        ("aeiou".contains(noun.first ?? "x") ? "an " : "a ") + noun
     }
 
     /// "Title — Artist", for logs and one-line human output.

@@ -17,7 +17,7 @@ extension ControlCommand {
                 album: try Self.string(args, "album"), song: try Self.string(args, "song"),
                 media: try Self.string(args, "media"), entity: try Self.string(args, "entity"),
                 attribute: try Self.string(args, "attribute"), country: try Self.string(args, "country"),
-                explicit: try Self.bool(args, "explicit"))
+                explicit: try Self.bool(args, "explicit"), albums: try Self.bool(args, "albums"))
             query.limit = try Self.int(args, "limit") ?? CatalogQuery.limits.default
             query.offset = try Self.int(args, "offset") ?? 0
             try query.validate()

@@ -13,6 +13,7 @@ extension ControlCommand {
             args["limit"] = .number(Double(q.limit))
             if q.offset > 0 { args["offset"] = .number(Double(q.offset)) }
             if let explicit = q.explicit { args["explicit"] = .bool(explicit) }
+            if let albums = q.albums { args["albums"] = .bool(albums) }
             return ControlRequest(id: id, cmd: "search", args: args)
         case .lookup(let q, let e):
             var args = Self.enqueueArgs(e)

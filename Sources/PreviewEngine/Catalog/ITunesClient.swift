@@ -12,6 +12,8 @@ import Synchronization
 public final class ITunesClient: Sendable {
     /// The API root, e.g. `https://itunes.apple.com` (search is `{base}/search`).
     public let base: URL
+    /// The root of Apple's marketing-tools RSS (the v2 chart feed), e.g. `https://rss.applemarketingtools.com`.
+    public let chartBase: URL
     /// The default storefront, a two-letter country code.
     public let country: String
     /// Answers larger than this are refused.
@@ -24,17 +26,20 @@ public final class ITunesClient: Sendable {
     private let calls = Atomic<Int>(0)
     /// Told of each call and its results, to open the preview host's connection meanwhile.
     private let warm: WarmPaths?
+    /// The chart form asked first: the one that answered last (`ChartFeed.Format`; 0 legacy, 1 v2).
+    private let chartFormatFirst = Atomic<Int>(0)
     /// The tracks every answer carried, by trackId (`TrackMemory`).
     public let memory: TrackMemory
 
-    /// A client of the API at `base` for storefront `country`, at most `callsPerMinute` calls,
-    /// answers kept `cacheSeconds`.
-    public init(base: URL, country: String = "US", timeout: Double = 10, callsPerMinute: Int = 20,
+    /// A client of the API at `base` (and of the v2 chart feed at `chartBase`, `base` when nil) for
+    /// storefront `country`, at most `callsPerMinute` calls, answers kept `cacheSeconds`.
+    public init(base: URL, chartBase: URL? = nil, country: String = "US", timeout: Double = 10, callsPerMinute: Int = 20,
                 cacheSeconds: Double = 300, http: HTTPClient = HTTPClient(), warm: WarmPaths? = nil,
                 memory: TrackMemory = TrackMemory()) {
         self.warm = warm
         self.memory = memory
         self.base = base
+        self.chartBase = chartBase ?? base
         self.country = country
         self.timeout = timeout
         self.http = http
@@ -99,32 +104,67 @@ public final class ITunesClient: Sendable {
         for start in stride(from: 0, to: unknown.count, by: 200) {
             let chunk = Array(unknown[start..<min(start + 200, unknown.count)])
             let page = try await lookup(LookupQuery(ids: chunk, entity: nil, country: country))
-            for track in page.results where track.wrapperType == "track" || track.wrapperType == nil {
+            for track in page.results where track.isTrackLike {
                 if let id = track.trackId, asked.contains(id) { found[id] = track }
             }
         }
         return found
     }
 
-    /// The top-songs chart; entries without a preview link are completed by one batched lookup.
+    /// The top-songs chart: the feed (Apple's legacy form or its v2 form, the one that answered
+    /// last asked first, the other when it fails or answers in a form previewd cannot read), then
+    /// its ids from the track memory and one lookup of the others (the same `lookup` a listener's
+    /// takes, which feeds the memory), so each row is the song's own record (its length, album,
+    /// genre, price, numbers, artwork), in the chart's order. Three calls at most, each cached like
+    /// a search.
     public func topSongs(_ query: ChartQuery) async throws(CatalogError) -> CatalogPage {
-        let address = base.appendingPathComponent(query.path(country: country))
-        let feed: ChartFeed = try await fetch(address)
-        var page = CatalogPage(results: feed.tracks, skipped: feed.skipped, requests: [address.absoluteString])
-        let missing = feed.tracks.filter { $0.previewUrl == nil }.compactMap(\.trackId)
-        guard !missing.isEmpty else {
-            memory.remember(page.results)
-            return page
+        var sources = [base.appendingPathComponent(query.path(country: country))]
+        if let current = query.currentPath(country: country) {
+            sources.append(chartBase.appendingPathComponent(current))
+            if chartFormatFirst.load(ordering: .relaxed) == 1 { sources.reverse() }
         }
-        let found = try await lookup(LookupQuery(ids: Array(missing.prefix(200)), entity: nil, country: query.country?.uppercased()))
-        let byID = Dictionary(found.results.compactMap { t in t.trackId.map { ($0, t) } }, uniquingKeysWith: { a, _ in a })
-        page.results = page.results.map { entry in
-            guard entry.previewUrl == nil, let id = entry.trackId, let full = byID[id] else { return entry }
-            return full
+        var requests: [String] = []
+        var feed: ChartFeed?
+        var firstError: CatalogError?
+        for address in sources {
+            requests.append(address.absoluteString)
+            do {
+                feed = try await fetch(address) as ChartFeed
+                break
+            } catch {
+                firstError = firstError ?? error
+            }
         }
-        page.requests += found.requests
-        memory.remember(page.results)
+        guard let feed else { throw Self.chartError(firstError!, forms: sources.count) }
+        if sources.count > 1 { chartFormatFirst.store(feed.format == .current ? 1 : 0, ordering: .relaxed) }
+        let entries = Array(feed.tracks.prefix(query.limit))
+        var page = CatalogPage(results: entries, skipped: feed.skipped, requests: requests)
+        let ids = Array(entries.compactMap(ChartFeed.id(of:)).prefix(200))
+        // The songs previewd has answered before come from the track memory; the rest from one lookup.
+        var byID = memory.tracks(ids)
+        let unknown = ids.filter { byID[$0] == nil }
+        if !unknown.isEmpty {
+            do {
+                let found = try await lookup(LookupQuery(ids: unknown, entity: nil, country: query.country?.uppercased()))
+                for record in found.results { if let id = ChartFeed.id(of: record), byID[id] == nil { byID[id] = record } }
+                page.skipped += found.skipped
+                page.requests += found.requests
+            } catch {
+                // The legacy feed's own preview links still play without the lookup; v2 has none.
+                guard entries.contains(where: { $0.previewUrl != nil }) else { throw error }
+                page.lookupError = error.message
+            }
+        }
+        page.results = entries.map { entry in ChartFeed.id(of: entry).flatMap { byID[$0] } ?? entry }
+        // An entry the lookup did not know is kept too (an add by its id finds it), looked-up ones already are.
+        memory.remember(page.results.filter { $0.trackId.map { unknown.contains($0) && byID[$0] == nil } ?? false })
         return page
+    }
+
+    /// What a chart's failure says: with two forms tried, that neither could be read.
+    private static func chartError(_ error: CatalogError, forms: Int) -> CatalogError {
+        guard forms > 1, case .invalidData(let why) = error else { return error }
+        return .invalidData("the chart feed in neither of Apple's forms (\(why))")
     }
 
     /// Fetches `url` (or takes it from the cache) and decodes it as `T`.
@@ -158,6 +198,10 @@ public final class ITunesClient: Sendable {
         switch response.head.status {
         case 200..<300: break
         case 403, 429: throw .rateLimited(byAPI: true, retryAfterSeconds: response.head.retryAfterSeconds)
+        case 502, 503, 504: throw .unavailable(status: response.head.status, retryAfterSeconds: response.head.retryAfterSeconds)
+        case 400..<500:
+            if let reason = Self.applesReason(response.body, asked: url) { throw .refused(status: response.head.status, reason: reason) }
+            throw .httpStatus(response.head.status)
         default: throw .httpStatus(response.head.status)
         }
         if response.head.mediaType == "text/html" { throw .invalidData("an HTML page instead of JSON") }
@@ -175,6 +219,27 @@ public final class ITunesClient: Sendable {
         if let answer = value as? SearchResponse { warm?.learn(from: answer.results) }
         return value
     }
+
+    /// Apple's reason for refusing a request (`{"errorMessage": "Invalid value(s) for key(s):
+    /// [country]", "queryParameters": {…}}`), as Apple wrote it, with the values previewd sent for
+    /// the keys it names; nil when the body says none.
+    static func applesReason(_ body: [UInt8], asked url: URL) -> String? {
+        guard body.count <= 64 << 10, let answer = try? JSONDecoder().decode(JSONValue.self, from: Data(body)),
+              let said = answer["errorMessage"]?.stringValue?.trimmingWhitespace(), !said.isEmpty else { return nil }
+        let message = TerminalText.sanitized(String(said.prefix(300)))
+        // The keys come in brackets: "[country]", "[entity, media]".
+        guard let open = said.firstIndex(of: "["), let close = said[open...].firstIndex(of: "]") else { return message }
+        let keys = said[said.index(after: open)..<close].split(separator: ",").map { $0.trimmingWhitespace() }
+        let sent = URLComponents(url: url, resolvingAgainstBaseURL: false)?.queryItems ?? []
+        let values = keys.prefix(8).compactMap { key -> String? in
+            let name = applesKeys[key] ?? key   // Apple names some parameters by names of its own
+            return sent.first { $0.name == name }.map { "\(name)=\(TerminalText.sanitized(String(($0.value ?? "").prefix(40))))" }
+        }
+        return values.isEmpty ? message : "\(message) (previewd sent \(values.joined(separator: ", ")))"
+    }
+
+    /// The query parameters Apple's error messages name otherwise (`[resultEntity]` for `entity`).
+    private static let applesKeys = ["resultEntity": "entity", "mediaType": "media", "attributeType": "attribute", "itunesId": "id"]
 
     private static func describe(_ error: any Error) -> String {
         switch error as? DecodingError {
@@ -196,4 +261,6 @@ public struct CatalogPage: Sendable {
     public var requests: [String]
     /// For an album query: the album whose songs these are.
     public var album: String?
+    /// For a chart whose lookup failed: why (its rows are then the feed's own entries).
+    public var lookupError: String?
 }

@@ -1,4 +1,5 @@
 import CCurl
+import Glibc
 import Synchronization
 import PreviewCore
 
@@ -91,7 +92,7 @@ final class HTTPExchange: @unchecked Sendable {   // a curl easy handle and its 
             let tokens = value.lowercased()
             if tokens.contains("close") { closesConnection = true } else if tokens.contains("keep-alive") { closesConnection = false }
         }
-        if name == "retry-after" { retryAfter = Int(value) }
+        if name == "retry-after" { retryAfter = RetryAfter.seconds(value, now: Int(time(nil))) }   // seconds or an HTTP-date
         if name == "content-range", value.lowercased().hasPrefix("bytes ") {
             contentRangeStart = Int(value.dropFirst(6).prefix { $0 != "-" })
         }

@@ -44,7 +44,7 @@ public struct HTTPHead: Sendable, Equatable {
     public var contentLength: Int?
     /// The media type of Content-Type, lowercased, without parameters.
     public var mediaType: String?
-    /// Retry-After in seconds, when sent as a number.
+    /// Retry-After in seconds (sent as seconds or as an HTTP-date).
     public var retryAfterSeconds: Int?
     /// The first byte a 206 answer holds (`Content-Range: bytes START-END/TOTAL`).
     public var rangeStart: Int?

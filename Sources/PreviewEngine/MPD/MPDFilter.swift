@@ -134,10 +134,9 @@ public indirect enum MPDFilter: Equatable, Sendable {
         if !ids.isEmpty { return .lookup(ids) }
         let terms = words.filter { if case .tag = $0.0 { true } else { $0.0 == .any } }
         guard !terms.isEmpty else { return .nothing }
-        var query = CatalogQuery(term: terms.map(\.1).joined(separator: " "), limit: limit)
-        query.media = "music"
-        query.entity = "song"
-        if case .tag(let tag) = terms[0].0, terms.allSatisfy({ $0.0 == terms[0].0 }) { query.attribute = tag.searchAttribute }
+        var field: CatalogField?
+        if case .tag(let tag) = terms[0].0, terms.allSatisfy({ $0.0 == terms[0].0 }) { field = tag.catalogField }
+        let query = CatalogQuery.music(terms.map(\.1).joined(separator: " "), in: field, limit: limit)
         do throws(ControlError) { try query.validate() } catch { throw MPDError(error) }
         return .search(query)
     }

@@ -42,13 +42,14 @@ public enum MPDTag: String, CaseIterable, Sendable, Hashable {
         }
     }
 
-    /// The iTunes Search API's `attribute` that searches this tag alone, when there is one.
-    var searchAttribute: String? {
+    /// The catalog field that searches this tag alone, when there is one (its `attribute` is
+    /// previewctl's for the same field: `CatalogField`).
+    var catalogField: CatalogField? {
         switch self {
-        case .artist, .albumArtist: return "artistTerm"
-        case .album: return "albumTerm"
-        case .title: return "songTerm"
-        case .genre: return "genreIndex"
+        case .artist, .albumArtist: return .artist
+        case .album: return .album
+        case .title: return .song
+        case .genre: return .genre
         case .track, .date, .disc: return nil
         }
     }

@@ -23,6 +23,7 @@ extension Player {
 
     func top(_ query: ChartQuery, _ enqueue: Enqueue) async throws -> CatalogReport {
         let page = try await catalog.topSongs(query)
+        if let why = page.lookupError { log(.warning, "the top-songs chart: its songs could not be looked up (\(why)); the feed's entries stand") }
         let report = try place(page, enqueue, what: "the top-songs chart", mayHaveMore: false,
                                paging: enqueue.destination == nil ? false : nil)
         if enqueue.queue, enqueue.destination == nil { lastSearch = nil }
@@ -99,14 +100,15 @@ extension Player {
             // Where it lands is decided now, against the queue as it is (other clients may have edited it).
             placement = try core.place(results, at: enqueue.destination, play: enqueue.play, morePages: paging)
             run(placement.effects)
+            let found = CatalogReport.count(results.count)
             if placement.ids.isEmpty {
-                log(.info, "\(what): \(results.count) results, none with a playable preview; the queue is unchanged")
+                log(.info, "\(what): \(found), none with a playable preview; the queue is unchanged")
             } else {
-                log(.info, "\(what): \(results.count) results, \(placement.ids.count) queued" + (enqueue.destination != nil ? " at \(placement.firstIndex ?? 0)" : ""))
+                log(.info, "\(what): \(found), \(placement.ids.count) queued" + (enqueue.destination != nil ? " at \(placement.firstIndex ?? 0)" : ""))
             }
         } else {
             placement.notQueued = core.sortOut(results).notQueued
-            log(.info, "\(what): \(results.count) results (answered, not queued)")
+            log(.info, "\(what): \(CatalogReport.count(results.count)) (answered, not queued)")
         }
         var report = CatalogReport(results: results, firstQueueIndex: placement.firstIndex, notQueued: placement.notQueued, skipped: page.skipped,
                                    requests: page.requests, album: page.album, mayHaveMore: mayHaveMore, status: status())

@@ -7,14 +7,18 @@ extension Previewctl {
         static let configuration = CommandConfiguration(commandName: "search", 
             abstract: "Search the iTunes Store, queue the previews and play the first.",
             discussion: """
-                The structured fields follow Apple's examples: --artist alone lists the artist's works; \
-                --song (with --artist and/or --album) finds songs; --artist with --album (or --album \
-                alone) finds the album and queues its songs.
+                The structured fields follow Apple's examples: --artist alone finds the artist's songs \
+                (Apple's artistTerm: the name is matched in artist names only); --artist with --albums \
+                lists the artist's albums (previewctl lookup ALBUM-ID queues one); --song (with --artist \
+                and/or --album) finds songs; --artist with --album (or --album alone, matched in album \
+                names: albumTerm) finds the album and queues its songs. Audiobooks, music videos and \
+                films play (their sound); podcasts have no preview to play.
 
                 Examples:
                   previewctl search "jack johnson"
                   previewctl search --artist "the rolling stones" --song "under my thumb"
                   previewctl search --artist "the rolling stones" --album "exile on main"
+                  previewctl search --artist "the rolling stones" --albums
                   previewctl search amelie --media movie --limit 5
                   previewctl search emily --sort price --desc --no-play
                 """)
@@ -23,8 +27,14 @@ extension Previewctl {
         @OptionGroup var fields: SearchFields
         @OptionGroup var queue: QueueOptions
 
+        func validate() throws {
+            if fields.albums, queue.append || queue.noPlay { throw ValidationError("--albums lists albums and queues nothing: drop --append and --no-play") }
+        }
+
         func run() throws {
-            try root.options.run(.search(fields.query, queue.enqueue), human: Output.catalog)
+            var enqueue = queue.enqueue
+            if fields.albums { enqueue.queue = false }   // a list of albums: nothing to play until one is chosen
+            try root.options.run(.search(fields.query, enqueue), human: Output.catalog)
         }
     }
 
@@ -53,7 +63,7 @@ extension Previewctl {
 
         func validate() throws {
             if byId, (ids?.count ?? 0) == 0 || ids!.count > 200 { throw ValidationError("--ids takes 1–200 positive track ids") }
-            if queue.noQueue { throw ValidationError("add always queues; use search --no-queue to look") }
+            if queue.noQueue || fields.albums { throw ValidationError("add always queues; use search --no-queue (or search --albums) to look") }
         }
 
         func run() throws {
@@ -77,6 +87,7 @@ extension Previewctl {
                   previewctl lookup 1469577723
                   previewctl lookup 909253 --limit 10 --sort recent
                   previewctl lookup 255470095,204052021 --append
+                  previewctl lookup 909253 --entity album --no-queue
                 """)
 
         @ParentCommand var root: Previewctl
@@ -102,6 +113,9 @@ extension Previewctl {
         @Flag(name: .customLong("no-play"), help: "Only queue; do not start playing.")
         var noPlay = false
 
+        @Flag(name: .customLong("no-queue"), help: "Only show what was found; the queue and playback stay as they are.")
+        var noQueue = false
+
         @Option(help: "Storefront, a two-letter country code.")
         var country: String?
 
@@ -110,10 +124,11 @@ extension Previewctl {
             let query = LookupQuery(ids: LookupQuery.ids(ids) ?? [], entity: entity, limit: limit,
                                     sort: recent ? "recent" : nil, country: country?.uppercased())
             let order = recent ? nil : sort.flatMap(TrackSort.Key.init(rawValue:)).map { TrackSort($0, descending: desc) }
-            return .lookup(query, Enqueue(append: append, play: !noPlay, sort: order))
+            return .lookup(query, Enqueue(append: append, play: !noPlay, sort: order, queue: !noQueue))
         }
 
         func validate() throws {
+            if noQueue, append || noPlay { throw ValidationError("--no-queue queues nothing: drop --append and --no-play") }
             guard LookupQuery.ids(ids) != nil else { throw ValidationError("IDS must be positive numbers separated by commas") }
             if let sort, sort != "recent", TrackSort.Key(rawValue: sort) == nil {
                 throw ValidationError("--sort must be recent or one of \(TrackSort.Key.allCases.map(\.rawValue).joined(separator: ", "))")
