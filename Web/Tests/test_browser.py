@@ -113,8 +113,6 @@ class PageTestCase(unittest.TestCase):
         self.network = []          # every performance-log entry of this test (requests, WebSocket frames)
         self.console = []
         self.origins = {urlsplit(self.rig.url).netloc}   # where the page may send requests
-        if self.webkit:
-            self.log_mark = self.driver_log.stat().st_size if self.driver_log.exists() else 0
         if not self.rig.previewd.running():
             self.rig.start_previewd()
         self.rig.request("clear")
@@ -125,6 +123,8 @@ class PageTestCase(unittest.TestCase):
 
     def load(self, url):
         """Opens `url` (the remote) and waits until it is live."""
+        if self.driver.current_url.startswith("http"):
+            self.drain()   # what the page before it logged
         self.driver.get(url)
         self.wait(lambda: self.js("return document.readyState") == "complete", "the page to load")
         self.wait_connected()
@@ -149,8 +149,10 @@ class PageTestCase(unittest.TestCase):
         self.assertEqual(foreign, [], "the page asked another origin")
         seen = {urlsplit(url).path for url in urls}
         self.assertTrue({"/", "/app.js", "/app.css"} <= seen or "/pair.js" in seen, f"the log missed the page's own requests: {seen}")
-        csp = [line for line in self.console if "Content Security Policy" in line or "Content-Security-Policy" in line]
+        csp = [line for line in self.console if "Content Security Policy" in line]
         self.assertEqual(csp, [], "the page broke its Content-Security-Policy")
+        if self.webkit:
+            self.assertEqual([line for line in self.console if line.startswith("error:")], [], "a script error")
 
     # ------------------------------------------------------------ helpers
 
@@ -176,11 +178,7 @@ class PageTestCase(unittest.TestCase):
     def drain(self):
         """Moves the browser's logs into this test's lists; returns the WebSocket frames sent since the last drain."""
         if self.webkit:
-            if self.driver_log.exists():
-                with open(self.driver_log, errors="replace") as log:
-                    log.seek(self.log_mark)
-                    self.console += [line for line in log.read().splitlines() if "CONSOLE" in line]
-                    self.log_mark = log.tell()
+            self.console += self.js("return window.__problems ? window.__problems.splice(0) : []")   # webkit_window.py's
             return self.js("return window.__sent ? window.__sent.splice(0) : []")
         sent = []
         for entry in self.driver.get_log("performance"):
@@ -673,6 +671,7 @@ class PageTestCase(unittest.TestCase):
         self.origins.add(web.address)
         try:
             # A Home Screen copy opens on "Pair this device" (no cookie, no address bar): the code pairs it.
+            self.drain()
             self.driver.get(web.origin + "/")
             self.wait(lambda: self.js("return document.readyState") == "complete" and self.els("#pair-code"), "the pairing page")
             self.shot("pair")

@@ -4,6 +4,10 @@ no toolbar, so the page gets exactly the size asked for (MiniBrowser's toolbar k
 447 px wide). WebKitWebDriver starts it with `--automation` and the address of its inspector server in
 the environment; WebKit does the rest once automation is allowed here.
 
+WebKitGTK gives a program no console messages, so a script of the window's own (a user script, which
+the page's Content-Security-Policy does not govern) notes in `window.__problems`, from before the page's
+first line runs, every CSP violation and every uncaught script error, for the tests to read.
+
     webkit_window.py --automation --size=390x844 [--dark]
 """
 
@@ -14,6 +18,14 @@ import gi
 gi.require_version("Gtk", "3.0")
 gi.require_version("WebKit2", "4.1")
 from gi.repository import Gtk, WebKit2  # noqa: E402
+
+
+WATCH = """
+window.__problems = [];
+document.addEventListener('securitypolicyviolation', (e) =>
+  window.__problems.push(`Content Security Policy: ${e.violatedDirective} refused ${e.blockedURI || 'inline'}`));
+window.addEventListener('error', (e) => { if (e instanceof ErrorEvent) window.__problems.push(`error: ${e.message}`); });
+"""
 
 
 def main(argv):
@@ -30,12 +42,13 @@ def main(argv):
     context = WebKit2.WebContext.new_ephemeral()
     context.set_automation_allowed(True)
     windows = []
+    watch = WebKit2.UserScript.new(WATCH, WebKit2.UserContentInjectedFrames.ALL_FRAMES,
+                                   WebKit2.UserScriptInjectionTime.START, None, None)
 
     def create_web_view(_session):
-        view = WebKit2.WebView(web_context=context, is_controlled_by_automation=True)
-        settings = view.get_settings()
-        settings.set_enable_developer_extras(True)
-        settings.set_enable_write_console_messages_to_stdout(True)   # the console, for the tests' log
+        content = WebKit2.UserContentManager()
+        content.add_script(watch)
+        view = WebKit2.WebView(web_context=context, user_content_manager=content, is_controlled_by_automation=True)
         window = Gtk.Window()
         window.set_decorated(False)
         window.set_default_size(width, height)
