@@ -462,6 +462,7 @@ class PageTestCase(unittest.TestCase):
         self.assertEqual(self.controls_under_the_toast(), [])
         self.shot("toast")
         self.tap(self.el("#open-player"))
+        self.wait(lambda: self.el("#player").is_displayed(), "the player screen")
         self.js("document.querySelector('.queue-panel').scrollIntoView({block: 'end'}); toast('Audio output back')")
         self.assertEqual(self.controls_under_the_toast(), [], "on the player screen, the queue in view")
         self.el("#toast").click()
@@ -657,7 +658,7 @@ class PageTestCase(unittest.TestCase):
         self.clear_clipboard()
         self.drain()
         self.tap(self.el("#share"))
-        self.wait(lambda: self.clipboard() == link, f"the store link on the clipboard (it holds {self.clipboard()!r})")
+        self.wait(lambda: self.clipboard() == link, "the store link on the clipboard")
         self.wait(lambda: "copied" in self.text_of(self.el("#toast")), "share to say it copied")
         self.assertEqual([f for f in self.drain() if f.get("cmd") == "share"], [], "the share text is the page's own: no round trip")
 
@@ -677,6 +678,7 @@ class PageTestCase(unittest.TestCase):
             self.shot("pair")
             self.el("#pair-code").send_keys(code)
             self.tap(self.el("#pair-submit"))
+
             def remote_open():
                 try:
                     return self.js("return location.pathname === '/' && !!document.getElementById('results')")
