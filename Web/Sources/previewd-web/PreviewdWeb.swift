@@ -176,8 +176,8 @@ struct PreviewdWeb: AsyncParsableCommand {
         }
         let url = PairingURL.make(listeners: listenAddresses, urlHost: urlHost, tls: tlsCert != nil, token: token)
         StandardStream.out("Open \(url)\n")
-        if let code = QRCode(url) {
-            StandardStream.out("\n" + code.halfBlocks().map { $0 + "\n" }.joined())
+        if let qr = QRCode(url) {
+            StandardStream.out("\n" + qr.halfBlocks().map { $0 + "\n" }.joined())
         }
         StandardStream.out("\nOr type this code on the remote's \u{201C}Pair this device\u{201D} page (a Home Screen copy on a phone), "
                            + "within \(PairingCodes.lifetime / 60) minutes: \(code)\n")
