@@ -3,6 +3,7 @@ chromedriver) and WebKit (WebKitGTK through WebKitWebDriver, in a window that ho
 webkit_window.py, on an X server of the tests' own, Xvfb). WebKit is Safari's engine: about half of the
 phones that open the remote."""
 
+import glob
 import os
 import subprocess
 from pathlib import Path
@@ -17,10 +18,11 @@ except ImportError:  # said by missing()
     webdriver = None
 
 WINDOW = Path(__file__).resolve().parent / "webkit_window.py"
+# What each engine needs, as a path (a glob) and the Debian package that brings it.
 NEEDS = {
     "chromium": [("/usr/bin/chromium", "chromium"), ("/usr/bin/chromedriver", "chromium-driver")],
     "webkit": [("/usr/bin/WebKitWebDriver", "webkit2gtk-driver"), ("/usr/bin/Xvfb", "xvfb"),
-               ("/usr/lib/x86_64-linux-gnu/girepository-1.0/WebKit2-4.1.typelib", "gir1.2-webkit2-4.1")],
+               ("/usr/lib/*/girepository-1.0/WebKit2-4.1.typelib", "gir1.2-webkit2-4.1")],
 }
 
 
@@ -28,12 +30,9 @@ def missing(engine):
     """Why `engine` cannot run here (the Debian package to install), or None."""
     if not webdriver:
         return "python3-selenium not installed"
-    for path, package in NEEDS[engine]:
-        if engine == "webkit" and path.endswith(".typelib"):
-            if not any(Path(p).exists() for p in Path("/usr/lib").glob("*/girepository-1.0/WebKit2-4.1.typelib")):
-                return f"{package} not installed"
-        elif not os.path.exists(path):
-            return f"{path} not found (apt-get install {package})"
+    for pattern, package in NEEDS[engine]:
+        if not glob.glob(pattern):
+            return f"{pattern} not found (apt-get install {package})"
     return None
 
 
