@@ -48,6 +48,8 @@ let package = Package(
                 .embedInCode("Pages/icon.svg"),
                 .embedInCode("Pages/icon-192.png"),
                 .embedInCode("Pages/icon-512.png"),
+                .embedInCode("Pages/pair.html"),
+                .embedInCode("Pages/pair.js"),
             ]
         ),
     ]

@@ -59,11 +59,12 @@ def wait_until(predicate, what, process=None):
 class Process:
     """A child process whose stderr is kept in NAME.log in `folder` for failure messages."""
 
-    def __init__(self, argv, folder, name, env=None, stdout=subprocess.DEVNULL):
+    def __init__(self, argv, folder, name, env=None, stdout=subprocess.DEVNULL, pass_fds=()):
         self.name = name
         self.log_path = Path(folder) / f"{name}.log"
         self.log = open(self.log_path, "ab")
-        self.process = subprocess.Popen(argv, env=env, stdin=subprocess.DEVNULL, stdout=stdout, stderr=self.log)
+        self.process = subprocess.Popen(argv, env=env, stdin=subprocess.DEVNULL, stdout=stdout, stderr=self.log,
+                                        pass_fds=pass_fds)
 
     def first_line(self):
         """The first line on the piped stdout (an address, "serving"), or "" if none came within TIMEOUT."""

@@ -9,6 +9,7 @@ import socket
 import subprocess
 import sys
 import tempfile
+import time
 import unittest
 
 from harness import Stack, Web, WebSocket, WebSocketRefused, TIMEOUT
@@ -549,6 +550,108 @@ class PairingTests(unittest.TestCase):
             self.assertTrue(answer["ok"])
         finally:
             web.stop()
+
+
+class PairingCodeTests(unittest.TestCase):
+    """Pairing by a typed code (a Home Screen copy cannot open the pairing address): short-lived,
+    single use, never the token, five wrong tries lock it for a minute; every guard still in front."""
+
+    def setUp(self):
+        self.web = Web(STACK, host=PUBLIC or "127.0.0.1")
+        self.assertEqual(self.web.run("--pair", "--listen", self.web.address).returncode, 0)
+        self.web.start()
+
+    def tearDown(self):
+        self.web.stop()
+
+    def new_code(self):
+        """A fresh code from `--pair`, as the listener reads it in the terminal."""
+        result = self.web.run("--pair", "--listen", self.web.address)
+        self.assertEqual(result.returncode, 0, result.stderr)
+        return re.search(r"within 5 minutes: (\d{6})$", result.stdout, re.M).group(1)
+
+    def send(self, code, headers=None):
+        """POST /pair/code as the "Pair this device" page sends it (or with `headers` instead); status, headers, JSON."""
+        sent = {"Origin": self.web.origin, "Content-Type": "application/json"} if headers is None else headers
+        status, answer_headers, body = self.web.request("POST", "/pair/code", json.dumps({"code": code}), sent)
+        try:
+            return status, answer_headers, json.loads(body)
+        except ValueError:
+            return status, answer_headers, body
+
+    def test_code_is_private_short_lived_and_pairs_once(self):
+        code = self.new_code()
+        path = os.path.join(self.web.config_dir, "web-pair-code")
+        self.assertEqual(os.stat(path).st_mode & 0o777, 0o600)
+        written, expiry = open(path).read().split()
+        self.assertEqual(written, code)
+        self.assertTrue(0 < int(expiry) - time.time() <= 300, "it lives 5 minutes")
+        token = open(os.path.join(self.web.config_dir, "web-token")).read().strip()
+        status, headers, answer = self.send(code)
+        self.assertEqual((status, answer), (200, {"paired": True}))
+        set_cookie = headers["Set-Cookie"]
+        self.assertEqual(cookie_value(set_cookie), token, "the cookie is the token; the code never was")
+        self.assertIn("samesite=strict", set_cookie.lower())
+        self.assertIn("httponly", set_cookie.lower())
+        self.assertEqual(self.web.api({"id": 1, "cmd": "status"}, cookie=token)[0], 200)
+        self.assertFalse(os.path.exists(path), "spent")
+        status, _, answer = self.send(code)
+        self.assertEqual((status, answer["error"]), (403, "wrong-code"), "a code pairs once")
+
+    def test_expired_code_and_the_token_itself_refused(self):
+        code = self.new_code()
+        path = os.path.join(self.web.config_dir, "web-pair-code")
+        with open(path, "w") as f:
+            f.write(f"{code} {int(time.time()) - 1}\n")
+        self.assertEqual(self.send(code)[0], 403, "expired")
+        with open(path, "w") as f:
+            f.write(f"{code} {int(time.time()) + 3600}\n")
+        self.assertEqual(self.send(code)[0], 403, "an end further than a code's life is not believed")
+        self.new_code()
+        token = open(os.path.join(self.web.config_dir, "web-token")).read().strip()
+        self.assertEqual(self.send(token)[0], 403, "the token is not a code")
+
+    def test_guards_in_front_of_the_code(self):
+        code = self.new_code()
+        wrong_host = {"Host": "evil.example:80", "Origin": self.web.origin, "Content-Type": "application/json"}
+        self.assertEqual(self.send(code, wrong_host)[0], 421)
+        self.assertEqual(self.send(code, {"Content-Type": "application/json"})[0], 403, "no Origin")
+        self.assertEqual(self.send(code, {"Origin": "http://evil.example", "Content-Type": "application/json"})[0], 403)
+        self.assertEqual(self.send(code, {"Origin": self.web.origin, "Content-Type": "application/json",
+                                          "Sec-Fetch-Site": "cross-site"})[0], 403, "another site's fetch")
+        status, _, _ = self.web.request("POST", "/pair/code", f"code={code}",
+                                        {"Origin": self.web.origin, "Content-Type": "application/x-www-form-urlencoded"})
+        self.assertEqual(status, 415, "a form post")
+        # None of those was a try: the code still pairs.
+        self.assertEqual(self.send(code)[0], 200)
+
+    def test_five_wrong_codes_lock_pairing_for_a_minute(self):
+        code = self.new_code()
+        wrong = f"{(int(code) + 1) % 1000000:06d}"
+        for left in (4, 3, 2, 1):
+            status, _, answer = self.send(wrong)
+            self.assertEqual((status, answer["triesLeft"]), (403, left))
+        status, headers, answer = self.send(wrong)
+        self.assertEqual((status, answer["error"]), (429, "locked"), "the fifth wrong code locks")
+        self.assertEqual(headers["Retry-After"], "60")
+        # Locked: even the right code pairs nobody, from any device, until the minute is over.
+        status, headers, answer = self.send(code)
+        self.assertEqual(status, 429)
+        self.assertTrue(0 < int(headers["Retry-After"]) <= 60)
+        self.assertNotIn("Set-Cookie", headers)
+        # The address with the token still pairs (the QR code is not locked out).
+        token = open(os.path.join(self.web.config_dir, "web-token")).read().strip()
+        self.assertEqual(self.web.request("GET", f"/pair?token={token}")[0], 303)
+
+    @unittest.skipUnless(PUBLIC, "needs a non-loopback address of the test's own (Web/Tests/run gives one as root)")
+    def test_pairing_page_takes_a_code(self):
+        status, headers, body = self.web.request("GET", "/")
+        self.assertEqual(status, 401)
+        self.assertIn(b'id="pair-code"', body)
+        self.assertEqual(headers["Cache-Control"], "no-store")
+        for path in ("/pair.js", "/app.css"):
+            self.assertEqual(self.web.request("GET", path)[0], 200, f"{path} is open: the pairing page needs it")
+        self.assertEqual(self.web.request("GET", "/app.js")[0], 401)
 
 
 def assert_connections_bounded(test, web, limit):

@@ -11,6 +11,7 @@ PREVIEWD_APT_PACKAGES=(libavformat-dev libavcodec-dev libswresample-dev libswsca
                        libqrencode-dev zbar-tools)
 # previewd-web's browser tests (Web/Tests/test_browser.py): Debian's chromium driven by selenium.
 PREVIEWD_APT_PACKAGES+=(chromium chromium-driver python3-selenium)
+PREVIEWD_APT_PACKAGES+=(webkit2gtk-driver gir1.2-webkit2-4.1 xvfb)   # and WebKit (Safari's engine), under Xvfb
 
 say() { printf '\033[1m==> %s\033[0m\n' "$*" >&2; }
 

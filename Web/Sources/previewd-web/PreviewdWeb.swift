@@ -20,7 +20,10 @@ struct PreviewdWeb: AsyncParsableCommand {
 
             On loopback (the default, 127.0.0.1:8765) no secret is needed. Any other listen address needs \
             pairing: run `previewd-web --pair` once, open the address it prints (or scan its QR code) on the \
-            phone; the token is kept in CONFIG/web-token (0600) and in the phone's cookie. \
+            phone, or type the six-digit code it prints on the remote's "Pair this device" page (a Home \
+            Screen copy on an iPhone keeps cookies apart from Safari's and has no address bar); the token is \
+            kept in CONFIG/web-token (0600) and in the phone's cookie. A code lives 5 minutes and pairs once; \
+            five wrong codes in a row lock pairing by code for a minute. \
             `previewd-web --pair --revoke` makes a new token and unpairs every device.
 
             With --tls-cert and --tls-key it serves HTTPS (and the cookie is Secure); the certificate is \
@@ -44,7 +47,8 @@ struct PreviewdWeb: AsyncParsableCommand {
             (a non-loopback address with no pairing token, an address it cannot listen on, a socket systemd \
             passed that is not TCP, a token it cannot write); 64 bad usage.
 
-            Files: the pairing token CONFIG/web-token, CONFIG being --config-dir or \
+            Files: the pairing token CONFIG/web-token and the pairing code CONFIG/web-pair-code (`CODE EXPIRY`, \
+            Unix seconds), CONFIG being --config-dir or \
             $XDG_CONFIG_HOME/previewd (else ~/.config/previewd); previewd's control socket \
             $XDG_RUNTIME_DIR/previewd.sock (else /tmp/previewd-UID/previewd.sock), or --socket PATH.
 
@@ -118,7 +122,7 @@ struct PreviewdWeb: AsyncParsableCommand {
         let tls = tlsCert != nil
         let link = DaemonLink(socketPath: socket ?? SocketPath.defaultPath(), group: MultiThreadedEventLoopGroup.singleton)
         let guardian = RequestGuard(hosts: HostPolicy(listeners: addresses, allowHosts: allowHost, tls: tls), tokens: tokens)
-        let web = WebServer(link: link, guardian: guardian, tls: tls, logger: logger)
+        let web = WebServer(link: link, guardian: guardian, codes: PairingCodes(tokens: tokens), tls: tls, logger: logger)
         if let tlsCert, let tlsKey {
             let child: TLSChannel<HTTP1WebSocketUpgradeChannel>
             do {
@@ -163,17 +167,20 @@ struct PreviewdWeb: AsyncParsableCommand {
     }
 
     private func printPairing(_ tokens: TokenStore) throws {
-        let token: String
+        let token: String, code: String
         do {
             token = try revoke ? tokens.create() : (tokens.current() ?? tokens.create())
+            code = try PairingCodes(tokens: tokens).create()
         } catch {
             throw fail("cannot make the pairing token: \(error)")
         }
         let url = PairingURL.make(listeners: listenAddresses, urlHost: urlHost, tls: tlsCert != nil, token: token)
         StandardStream.out("Open \(url)\n")
-        if let code = QRCode(url) {
-            StandardStream.out("\n" + code.halfBlocks().map { $0 + "\n" }.joined())
+        if let qr = QRCode(url) {
+            StandardStream.out("\n" + qr.halfBlocks().map { $0 + "\n" }.joined())
         }
+        StandardStream.out("\nOr type this code on the remote's \u{201C}Pair this device\u{201D} page (a Home Screen copy on a phone), "
+                           + "within \(PairingCodes.lifetime / 60) minutes: \(code)\n")
         if revoke { StandardStream.out("\nThe old token no longer works; every device must pair again.\n") }
     }
 

@@ -2,7 +2,7 @@ import HTTPTypes
 import Hummingbird
 
 /// Runs `RequestGuard` in front of every route; a refused request gets its status and one line
-/// (GET / off loopback: a small page saying how to pair).
+/// (GET / off loopback: the "Pair this device" page, which takes a pairing code).
 struct GuardMiddleware: RouterMiddleware {
     typealias Context = WebContext
     let guardian: RequestGuard
@@ -15,20 +15,10 @@ struct GuardMiddleware: RouterMiddleware {
             return try await next(request, context)
         }
         if refusal == .unpaired, request.uri.path == "/" {
-            return Response(status: .unauthorized, headers: [.contentType: "text/html; charset=utf-8"],
-                            body: .init(byteBuffer: .init(string: Self.pairingPage)))
+            return Response(status: .unauthorized, headers: [.contentType: "text/html; charset=utf-8", .cacheControl: "no-store"],
+                            body: .init(byteBuffer: .init(bytes: PackageResources.pair_html)))
         }
         return Response(status: refusal.status, headers: [.contentType: "text/plain; charset=utf-8"],
                         body: .init(byteBuffer: .init(string: refusal.message + "\n")))
     }
-
-    static let pairingPage = """
-        <!doctype html>
-        <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
-        <title>previewd: pair this device</title></head>
-        <body><h1>Pair this device</h1>
-        <p>This remote needs pairing. On the machine running previewd, run <code>previewd-web --pair</code>
-        and open the address it prints (or scan its QR code) on this device.</p></body></html>
-
-        """
 }

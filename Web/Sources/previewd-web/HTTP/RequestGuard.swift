@@ -34,8 +34,10 @@ struct RequestGuard: Sendable {
 
     /// The name of the pairing cookie.
     static let cookieName = "previewd_web"
-    /// Paths open without the cookie: pairing itself, and what a home screen fetches on its own.
-    static let openPaths: Set<String> = ["/pair", "/manifest.webmanifest", "/icon.svg", "/icon-192.png", "/icon-512.png"]
+    /// Paths open without the cookie: pairing itself (the address, the typed code, the "Pair this
+    /// device" page's script and style), and what a home screen fetches on its own.
+    static let openPaths: Set<String> = ["/pair", "/pair/code", "/pair.js", "/app.css",
+                                         "/manifest.webmanifest", "/icon.svg", "/icon-192.png", "/icon-512.png"]
 
     let hosts: HostPolicy
     let tokens: TokenStore
@@ -45,7 +47,7 @@ struct RequestGuard: Sendable {
         guard let host = request.authority, hosts.allows(host: host) else { return .misdirected }
         // What the browser says of who asks (sent to loopback and HTTPS origins): another site's page
         // may not even load a picture from here (and learn which queue ids exist). Pairing links may
-        // come from anywhere: the token is their proof.
+        // come from anywhere: the token is their proof. A typed code is not: it comes from the page.
         if let site = request.headerFields[Self.fetchSite], site == "cross-site" || site == "same-site",
            Self.path(of: request) != "/pair" {
             return .foreignOrigin

@@ -1,3 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
 import HTTPTypes
 import Hummingbird
 import NIOCore
@@ -8,9 +13,13 @@ import PreviewCore
 struct Routes: Sendable {
     let link: DaemonLink
     let tokens: TokenStore
+    let codes: PairingCodes
     let tls: Bool
     /// Most WebSockets open at once.
     let maxPages: Int
+
+    /// `Retry-After`, on a locked pairing by code.
+    static let retryAfter = HTTPField.Name("Retry-After")!
 
     /// The largest request body taken.
     static let maxBody = 64 * 1024
@@ -24,6 +33,7 @@ struct Routes: Sendable {
             ("/icon.svg", PackageResources.icon_svg, "image/svg+xml"),
             ("/icon-192.png", PackageResources.icon_192_png, "image/png"),
             ("/icon-512.png", PackageResources.icon_512_png, "image/png"),
+            ("/pair.js", PackageResources.pair_js, "text/javascript; charset=utf-8"),
         ]
         for (path, bytes, type) in pages {
             let buffer = ByteBuffer(bytes: bytes)
@@ -41,6 +51,7 @@ struct Routes: Sendable {
             return await artwork(selector)
         }
         router.get("/pair") { request, _ in pair(request) }
+        router.post("/pair/code") { request, _ in try await pairByCode(request) }
         router.get("/ws") { _, _ in
             // Reached only when no upgrade happened: not a WebSocket request, or all places taken.
             link.pageCount >= maxPages ? Self.text(.serviceUnavailable, "too many pages are open\n")
@@ -75,10 +86,33 @@ struct Routes: Sendable {
         guard let token = request.uri.queryParameters["token"].map(String.init), tokens.matches(token) else {
             return Self.text(.forbidden, "this pairing address is not (or no longer) valid\n")
         }
-        // Kept 400 days (browsers' longest): a phone's home-screen remote stays paired across its
-        // sessions until `--pair --revoke`.
-        let cookie = "\(RequestGuard.cookieName)=\(token); HttpOnly; SameSite=Strict; Path=/; Max-Age=34560000" + (tls ? "; Secure" : "")
-        return Response(status: .seeOther, headers: [.location: "/", .setCookie: cookie, .cacheControl: "no-store"])
+        return Response(status: .seeOther, headers: [.location: "/", .setCookie: cookie(token), .cacheControl: "no-store"])
+    }
+
+    /// `{"code": "123456"}` typed on the "Pair this device" page (`PairingCodes`): the cookie, or why not.
+    private func pairByCode(_ request: Request) async throws -> Response {
+        let body = try await request.body.collect(upTo: 1024)
+        guard let value = try? JSONDecoder().decode(JSONValue.self, from: Data(body.readableBytesView)),
+              case .object(let object) = value, let code = object["code"]?.stringValue else {
+            return Self.json(.badRequest, #"{"error":"bad-request","message":"expected {\"code\": \"123456\"}"}"#)
+        }
+        switch codes.redeem(code) {
+        case .paired(let token):
+            return Response(status: .ok, headers: [.contentType: "application/json", .setCookie: cookie(token), .cacheControl: "no-store"],
+                            body: .init(byteBuffer: .init(string: #"{"paired":true}"#)))
+        case .wrong(let left):
+            return Self.json(.forbidden, #"{"error":"wrong-code","message":"That code is wrong or no longer valid.","triesLeft":\#(left)}"#)
+        case .locked(let seconds):
+            var response = Self.json(.tooManyRequests, #"{"error":"locked","message":"Too many wrong codes: try again in \#(seconds) s.","retryAfter":\#(seconds)}"#)
+            response.headers[Self.retryAfter] = String(seconds)
+            return response
+        }
+    }
+
+    /// The pairing cookie, kept 400 days (browsers' longest): a phone's home-screen remote stays
+    /// paired across its sessions until `--pair --revoke`.
+    private func cookie(_ token: String) -> String {
+        "\(RequestGuard.cookieName)=\(token); HttpOnly; SameSite=Strict; Path=/; Max-Age=34560000" + (tls ? "; Secure" : "")
     }
 
     static func text(_ status: HTTPResponse.Status, _ body: String) -> Response {

@@ -12,6 +12,8 @@ import NIOPosix
 struct WebServer: Sendable {
     let link: DaemonLink
     let guardian: RequestGuard
+    /// Pairing by a typed code (one lock for the whole server).
+    let codes: PairingCodes
     let tls: Bool
     let logger: Logger
     /// Most WebSockets open at once.
@@ -30,7 +32,7 @@ struct WebServer: Sendable {
         let router = Router(context: WebContext.self)
         router.add(middleware: SecurityHeaders<WebContext>())
         router.add(middleware: GuardMiddleware(guardian: guardian))
-        Routes(link: link, tokens: guardian.tokens, tls: tls, maxPages: Self.maxPages).add(to: router)
+        Routes(link: link, tokens: guardian.tokens, codes: codes, tls: tls, maxPages: Self.maxPages).add(to: router)
         let responder = router.buildResponder()
         let logger = self.logger
         let endpoint = self.endpoint

@@ -39,6 +39,7 @@ const app = {
   chartLoaded: false,
   volumeTimer: 0,
   toastTimer: 0,
+  artworkTries: 0,           // a picture asked again once previewd has it gets a URL of its own
   pushedPlayer: false,
   searchFailedAt: -Infinity,
 };
@@ -201,7 +202,7 @@ function onEvent(e) {
       refreshStatus();   // the shortlist may have changed: "marked"
       break;
     case 'artwork':
-      if (app.status && e.index === app.status.index) renderArtwork(true);
+      if (app.status && e.index === app.status.index) renderArtwork(true);   // only a picture not found before
       break;
     case 'output':
       if (e.state === 'lost') toast(`Audio output lost: ${e.reason || ''}`);
@@ -610,16 +611,20 @@ function renderPlayer(trackChanged) {
   renderUpNext();
 }
 
-function renderArtwork(fresh) {
+/** The current track's picture, asked once per track change (the player and the mini player share
+ *  the one request). `cached`: previewd says it has the picture now, which matters only to a picture
+ *  the first request did not find (its image lost its src): that one is asked again. */
+function renderArtwork(cached) {
   const status = app.status;
   const id = status && status.track ? status.id : null;
-  const src = typeof id === 'number' ? `/art/item/${id}${fresh ? `?v=${Date.now()}` : ''}` : null;
+  const src = typeof id === 'number' ? `/art/item/${id}` : '';
   const tall = status && status.track ? isMovie(status.track) : false;
+  const again = cached && src ? `${src}?found=${++app.artworkTries}` : null;
   for (const img of [$('artwork'), $('mini-art')]) {
-    const frame = img.parentElement;
-    if (img.dataset.src === src && !fresh) continue;
-    img.dataset.src = src || '';
-    setThumbnail(frame, src, tall);
+    const retry = again && img.dataset.src === src && !img.getAttribute('src');
+    if (img.dataset.src === src && !retry) continue;
+    img.dataset.src = src;
+    setThumbnail(img.parentElement, retry ? again : (src || null), tall);
   }
 }
 
@@ -810,38 +815,68 @@ function moveByKey(handle, delta) {
   command('move', { from, to });
 }
 
-async function share() {
-  let answer;
-  try { answer = await request('share'); } catch (error) { showError(error); return; }
-  const url = httpURL(answer.url);
-  if (navigator.share) {
-    try {
-      await navigator.share({ title: text(answer.title), text: text(answer.line), url: url || undefined });
-      return;
-    } catch (e) {
-      if (e && e.name === 'AbortError') return;
-    }
-  }
-  const copied = text(url || answer.line);
-  if (await copyText(copied)) toast('Store link copied to the clipboard');
-  else toast(copied);
+/** What Share gives, from the status the page already has (as previewd's `share` words it): ready
+ *  before the tap, so the share sheet or the copy happens inside the tap's own handler. WebKit allows
+ *  neither once the handler has awaited anything. */
+function shareText() {
+  const track = currentTrack();
+  if (!track) return null;
+  const title = text(track.trackName) || 'Untitled';
+  const artist = text(track.artistName);
+  const url = httpURL(track.trackViewUrl);
+  const words = `Listening to ${title}${artist ? ' by ' + artist : ''}`;
+  return { title, words, line: url ? `${words} — ${url}` : words, url };
 }
 
-async function copyText(value) {
-  if (!value) return false;
-  try {
-    if (navigator.clipboard && window.isSecureContext) { await navigator.clipboard.writeText(value); return true; }
-  } catch (e) { /* fall through */ }
-  const area = document.createElement('textarea');
-  area.value = value;
-  area.setAttribute('readonly', '');
-  area.className = 'offscreen';
-  document.body.appendChild(area);
-  area.select();
+/** Share, all within the tap: the share sheet where there is one; else the store link copied with
+ *  the asynchronous clipboard (a secure context); else (plain http on the LAN, where neither exists)
+ *  the link in a field of its own, copied at once when the browser lets it and with a Copy button. */
+function share() {
+  const shared = shareText();
+  if (!shared) return;
+  const link = shared.url || shared.line;
+  if (typeof navigator.share === 'function') {
+    navigator.share({ title: shared.title, text: shared.words, url: shared.url || undefined }).catch((e) => {
+      if (!e || e.name !== 'AbortError') openSharePanel(link, false);
+    });
+    return;
+  }
+  if (navigator.clipboard && window.isSecureContext) {
+    navigator.clipboard.writeText(link).then(() => toast('Store link copied to the clipboard'),
+                                             () => openSharePanel(link, false));
+    return;
+  }
+  openSharePanel(link, true);
+}
+
+/** The link in a selectable field with its own Copy button; `copyNow` copies it in this same tap. */
+function openSharePanel(link, copyNow) {
+  $('share-link').value = link;
+  $('share-note').textContent = '';
+  $('share-panel').hidden = false;
+  if (copyNow) copyShareLink();
+  else selectShareLink();
+}
+
+function selectShareLink() {
+  const field = $('share-link');
+  field.focus({ preventScroll: true });
+  field.setSelectionRange(0, field.value.length);   // select() alone selects nothing on iOS
+}
+
+/** Copies the field's text with the selection and `execCommand('copy')`: synchronous, so it works in
+ *  a tap's handler where the asynchronous clipboard does not exist (not a secure context). */
+function copyShareLink() {
+  selectShareLink();
   let done = false;
   try { done = document.execCommand('copy'); } catch (e) { done = false; }
-  area.remove();
+  $('share-note').textContent = done ? 'Copied to the clipboard.' : 'Select the link and copy it.';
   return done;
+}
+
+function closeSharePanel() {
+  $('share-panel').hidden = true;
+  $('share').focus({ preventScroll: true });
 }
 
 // ---------------------------------------------------------------- screens, banner, toast
@@ -852,7 +887,9 @@ function showScreen(name) {
   $('player').hidden = !player;
   document.body.dataset.screen = name;
   if (player) { renderPosition(); startFrames(); $('back').focus({ preventScroll: true }); } else stopFrames();
+  if (!player) $('share-panel').hidden = true;
   window.scrollTo(0, 0);
+  placeToast();
 }
 
 // The player is a step forward in the history, so a phone's own back gesture returns to the search.
@@ -875,6 +912,7 @@ function showBanner() {
   else if (app.daemonDown) message = 'previewd is not running.';
   banner.textContent = message;
   banner.hidden = !message;
+  if (message) fitBanner();
   document.body.classList.toggle('offline', !!message);
   banner.dataset.kind = !app.wsOpen ? 'link' : 'daemon';
   document.body.classList.toggle('live', app.wsOpen && app.daemonUp);
@@ -886,12 +924,43 @@ function showError(error) {
   toast(typeof error.message === 'string' && error.message ? error.message : 'Invalid answer');
 }
 
+/** The room the banner takes is its own height (one line or two, whatever the width), so the header
+ *  below it is never covered. */
+function fitBanner() {
+  const height = $('banner').offsetHeight;
+  if (height) document.documentElement.style.setProperty('--banner-height', `${height}px`);
+  placeToast();
+}
+
+/** A short message for 3.5 s over the title of the header in view, the one place on either screen
+ *  that holds no control; a tap dismisses it sooner. */
 function toast(message) {
   const box = $('toast');
-  box.textContent = message;
+  const line = document.createElement('span');
+  line.className = 'toast-text';
+  line.textContent = message;
+  box.replaceChildren(line);
   box.hidden = false;
+  placeToast();
   clearTimeout(app.toastTimer);
-  app.toastTimer = setTimeout(() => { box.hidden = true; }, 3500);
+  app.toastTimer = setTimeout(hideToast, 3500);
+}
+
+function hideToast() {
+  clearTimeout(app.toastTimer);
+  $('toast').hidden = true;
+}
+
+function placeToast() {
+  const box = $('toast');
+  if (box.hidden) return;
+  const bar = document.querySelector(`#${document.body.dataset.screen === 'player' ? 'player' : 'search'} .bar`);
+  const title = bar.querySelector('.bar-title').getBoundingClientRect();
+  const frame = bar.getBoundingClientRect();
+  box.style.left = `${title.left}px`;
+  box.style.width = `${title.width}px`;
+  box.style.top = `${frame.top + 4}px`;
+  box.style.height = `${Math.max(0, frame.height - 8)}px`;
 }
 
 // ---------------------------------------------------------------- wiring
@@ -926,6 +995,14 @@ function wire() {
   $('mute').addEventListener('click', () => command('mute', { on: !(app.status && app.status.muted) }));
   $('mark').addEventListener('click', () => command(app.status && app.status.marked ? 'unmark' : 'mark'));
   $('share').addEventListener('click', share);
+  $('share-copy').addEventListener('click', copyShareLink);
+  $('share-link').addEventListener('click', selectShareLink);
+  $('share-close').addEventListener('click', closeSharePanel);
+  $('share-panel').addEventListener('keydown', (e) => { if (e.key === 'Escape') closeSharePanel(); });
+  $('toast').addEventListener('click', hideToast);
+  new ResizeObserver(fitBanner).observe($('banner'));
+  window.addEventListener('resize', placeToast);
+  window.addEventListener('scroll', placeToast, { passive: true });
   $('store').addEventListener('click', (e) => { if (!$('store').getAttribute('href')) e.preventDefault(); });
 
   const position = $('position');

@@ -47,7 +47,12 @@ final class TokenStore: Sendable {
     /// Whether `candidate` is the current token, compared in constant time.
     func matches(_ candidate: String) -> Bool {
         guard let token = current() else { return false }
-        let a = Array(token.utf8), b = Array(candidate.utf8)
+        return Self.sameInConstantTime(token, candidate)
+    }
+
+    /// Whether `a` and `b` are the same text, in a time that does not tell where they differ.
+    static func sameInConstantTime(_ a: String, _ b: String) -> Bool {
+        let a = Array(a.utf8), b = Array(b.utf8)
         guard a.count == b.count else { return false }
         var difference: UInt8 = 0
         for i in a.indices { difference |= a[i] ^ b[i] }
@@ -56,25 +61,31 @@ final class TokenStore: Sendable {
 
     /// Makes a new token and writes it (replacing any old one), returning it.
     func create() throws(PairingError) -> String {
-        try makeFolder()
         var bytes = [UInt8](repeating: 0, count: 32)
         var rng = SystemRandomNumberGenerator()
         for i in bytes.indices { bytes[i] = rng.next() }
         let token = Base64URL.encode(bytes)
+        try writePrivate(token + "\n", to: path)
+        return token
+    }
+
+    /// Writes `text` to `target` in the token's folder (made when missing), 0600, replacing what was
+    /// there in one step.
+    func writePrivate(_ text: String, to target: String) throws(PairingError) {
+        try makeFolder()
         // A name of its own (0600, made exclusively): two `--pair --revoke` at once cannot swap files.
-        var template = Array((path + ".XXXXXX").utf8CString)
+        var template = Array((target + ".XXXXXX").utf8CString)
         let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
         let temporary = String(cString: template)
         guard fd >= 0 else { throw .io("cannot write \(temporary)", errno) }
-        let line = Array((token + "\n").utf8)
+        let line = Array(text.utf8)
         let written = line.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
         let synced = fsync(fd) == 0
         close(fd)
-        guard written == line.count, synced, rename(temporary, path) == 0 else {
+        guard written == line.count, synced, rename(temporary, target) == 0 else {
             unlink(temporary)
-            throw .io("cannot write \(path)", errno)
+            throw .io("cannot write \(target)", errno)
         }
-        return token
     }
 
     /// The folder, made 0700 with its parents when missing. One that exists keeps its mode (it may
