@@ -4,7 +4,7 @@
 # Debian's packages, by name. What the demo and an install need: the build's -dev packages (the C
 # libraries previewd links, shared) and a sound server with its tools. Nothing else goes here.
 PREVIEWD_DEMO_PACKAGES=(libavformat-dev libavcodec-dev libswresample-dev libswscale-dev libavutil-dev libpulse-dev
-                        libasound2-dev libcurl4-openssl-dev libebur128-dev libsystemd-dev libqrencode-dev pkg-config
+                        libasound2-dev libcurl4-openssl-dev libebur128-dev libsystemd-dev libstdc++-12-dev pkg-config
                         pulseaudio pulseaudio-utils)
 # The test rig's (scripts/test, the sanitizer pass, the benchmarks): browsers, MPD clients, snapserver,
 # PipeWire... One line per tool's group: add a line, do not edit another's.
@@ -15,8 +15,10 @@ PREVIEWD_APT_PACKAGES=(libasound2-plugins ffmpeg openssl ca-certificates
                        zbar-tools)
 # previewd-web's browser tests (Web/Tests/test_browser.py): Debian's chromium driven by selenium.
 PREVIEWD_APT_PACKAGES+=(chromium chromium-driver python3-selenium)
+# previewd-web's build (its pairing QR code): scripts/test and scripts/package build it, the demo does not.
+PREVIEWD_APT_PACKAGES+=(libqrencode-dev)
 # scripts/package and its test (scripts/test --package): debhelper, lintian, a fresh Debian root.
-PREVIEWD_PACKAGE_PACKAGES=(debhelper chrpath lintian mmdebstrap)
+PREVIEWD_PACKAGE_PACKAGES=(libqrencode-dev debhelper chrpath lintian mmdebstrap)
 
 say() { printf '\033[1m==> %s\033[0m\n' "$*" >&2; }
 
@@ -57,9 +59,11 @@ build_release() {
   export PREVIEWD_BIN_DIR
 }
 
-# previewd-web's release build (its own package, Web/); prints the folder of its executable.
+# previewd-web's release build (its own package, Web/); prints the folder of its executable. Only
+# its product: a bare `swift build` there would build every product of every dependency too (the
+# test kits, HTTP/2, an HTTP client, swift-crypto, previewd itself), twice the work.
 build_web() {
-  (cd Web && swift build -c release --static-swift-stdlib >&2 && swift build -c release --static-swift-stdlib --show-bin-path)
+  (cd Web && swift build -c release --static-swift-stdlib --product previewd-web >&2 && swift build -c release --static-swift-stdlib --show-bin-path)
 }
 
 # swift-argument-parser's manual generator, built beside the release binaries (scripts/install
