@@ -60,8 +60,9 @@ build_release() {
 }
 
 # previewd-web's release build (its own package, Web/); prints the folder of its executable. Only
-# its product: a bare `swift build` there would build every product of every dependency too (the
-# test kits, HTTP/2, an HTTP client, swift-crypto, previewd itself), twice the work.
+# its product: a bare `swift build` there builds every product of every dependency too, 135 modules
+# where previewd-web links 58 (swift-crypto's own BoringSSL, X509, HTTP/2, an HTTP client, the test
+# kits, previewd's engine again).
 build_web() {
   (cd Web && swift build -c release --static-swift-stdlib --product previewd-web >&2 && swift build -c release --static-swift-stdlib --show-bin-path)
 }
