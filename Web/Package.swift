@@ -1,4 +1,4 @@
-// swift-tools-version:6.0
+// swift-tools-version:6.1
 import PackageDescription
 
 // previewd-web: a web remote for previewd, in a package of its own so that Hummingbird is built once,
@@ -12,7 +12,10 @@ let package = Package(
     ],
     dependencies: [
         .package(name: "previewd", path: ".."),
-        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.0.0"),
+        // Without its default traits: "FullFoundation" (form dates through DateFormatter) and
+        // "ConfigurationSupport" (swift-configuration, which imports Foundation) would link the whole of
+        // Foundation and ICU's 34 MB of data into previewd-web, for nothing it uses.
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.0.0", traits: []),
         .package(url: "https://github.com/hummingbird-project/hummingbird-websocket", from: "2.0.0"),
         .package(url: "https://github.com/apple/swift-nio", from: "2.81.0"),
         .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.27.0"),

@@ -7,7 +7,7 @@ import XCTest
 /// of the shared server (a test-only configuration through ALSA_CONFIG_PATH), its monitor recorded:
 /// the core cases as heard, the device's format, a device that does not exist, and the server behind
 /// the plugin going away and coming back.
-final class ALSAEndToEndTests: DaemonTestCase {
+final class ALSAEndToEndTests: DaemonTestCase {   // Sanitizer pass: skipped, heard only (ALSAOutputTests, OutputScenarioTests run ALSA in-process)
     private var config: ALSATestConfig?
 
     /// previewd on ALSA into a fresh null sink at 44.1 kHz (the previews' rate, nothing converts).

@@ -6,7 +6,7 @@ import XCTest
 
 /// The output and transport as heard: gapless hand-over, prefetched neighbours, volume and mute,
 /// repeat, and a PulseAudio server that dies and comes back.
-final class OutputEndToEndTests: DaemonTestCase {
+final class OutputEndToEndTests: DaemonTestCase {   // Sanitizer pass: skipped, heard only (OutputScenarioTests run the sequencer in-process)
     func testAutoAdvanceIsGaplessTheTonesTouch() throws {
         try startOnSharedServer()
         try checkGaplessAdvance()

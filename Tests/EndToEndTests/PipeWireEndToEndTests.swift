@@ -4,7 +4,7 @@ import XCTest
 
 /// The core cases again on a real PipeWire (pipewire, wireplumber and pipewire-pulse on a private
 /// session bus), which previewd reaches through its PulseAudio client as on most desktops today.
-final class PipeWireEndToEndTests: DaemonTestCase {
+final class PipeWireEndToEndTests: DaemonTestCase {   // Sanitizer pass: skipped, heard only (PlaybackEndToEndTests run the same PulseOutput)
     /// One PipeWire for the class (it takes a second or two to start), or why it could not start.
     nonisolated(unsafe) private static var pipeWire: Result<PipeWireServer, Error>?
 

@@ -1,17 +1,25 @@
-# Shared by scripts/test, scripts/demo and the benchmarks: installs what the project needs and
+# Shared by scripts/test, scripts/demo, scripts/package and the benchmarks: installs what the project needs and
 # starts a private PulseAudio server with a null sink when none is reachable. Source it; don't run it.
 
-# Debian's packages, by name: the C libraries previewd links (shared), and what the tests use.
-PREVIEWD_APT_PACKAGES=(libavformat-dev libavcodec-dev libswresample-dev libswscale-dev libavutil-dev libpulse-dev
-                       libasound2-dev libasound2-plugins
-                       libcurl4-openssl-dev libebur128-dev libsystemd-dev pkg-config pulseaudio pulseaudio-utils ffmpeg openssl ca-certificates
+# Debian's packages, by name. What the demo and an install need: the build's -dev packages (the C
+# libraries previewd links, shared) and a sound server with its tools. Nothing else goes here.
+PREVIEWD_DEMO_PACKAGES=(libavformat-dev libavcodec-dev libswresample-dev libswscale-dev libavutil-dev libpulse-dev
+                        libasound2-dev libcurl4-openssl-dev libebur128-dev libsystemd-dev libstdc++-12-dev pkg-config
+                        pulseaudio pulseaudio-utils)
+# The test rig's (scripts/test, the sanitizer pass, the benchmarks): browsers, MPD clients, snapserver,
+# PipeWire... One line per tool's group: add a line, do not edit another's.
+PREVIEWD_APT_PACKAGES=(libasound2-plugins ffmpeg openssl ca-certificates
                        systemd man-db bash-completion dbus-daemon playerctl snapserver snapclient pipewire wireplumber pipewire-pulse tmux
                        python3 iproute2 util-linux mpv libxml2-utils mpc python3-mpd ncmpcpp ncmpc
                        python3-musicbrainzngs python3-dbus python3-gi
-                       libqrencode-dev zbar-tools)
+                       zbar-tools)
 # previewd-web's browser tests (Web/Tests/test_browser.py): Debian's chromium driven by selenium.
 PREVIEWD_APT_PACKAGES+=(chromium chromium-driver python3-selenium)
 PREVIEWD_APT_PACKAGES+=(webkit2gtk-driver gir1.2-webkit2-4.1 xvfb)   # and WebKit (Safari's engine), under Xvfb
+# previewd-web's build (its pairing QR code): scripts/test and scripts/package build it, the demo does not.
+PREVIEWD_APT_PACKAGES+=(libqrencode-dev)
+# scripts/package and its test (scripts/test --package): debhelper, lintian, a fresh Debian root.
+PREVIEWD_PACKAGE_PACKAGES=(libqrencode-dev debhelper chrpath lintian mmdebstrap)
 
 say() { printf '\033[1m==> %s\033[0m\n' "$*" >&2; }
 
@@ -23,10 +31,16 @@ ensure_swift() {
   command -v swift >/dev/null 2>&1 || { echo "swift not found (expected /opt/swift/usr/bin)" >&2; exit 1; }
 }
 
-# Idempotent: installs only the Debian packages that are missing.
+# Idempotent: installs only the Debian packages that are missing: the demo's and the test rig's, and
+# any named.
 install_deps() {
+  install_demo_deps "${PREVIEWD_APT_PACKAGES[@]}" "$@"
+}
+
+# The demo's packages only (and any named): what building and playing need, no test rig.
+install_demo_deps() {
   local missing=() pkg
-  for pkg in "${PREVIEWD_APT_PACKAGES[@]}" "$@"; do
+  for pkg in "${PREVIEWD_DEMO_PACKAGES[@]}" "$@"; do
     dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "install ok installed" || missing+=("$pkg")
   done
   [ ${#missing[@]} -eq 0 ] && return 0
@@ -46,9 +60,12 @@ build_release() {
   export PREVIEWD_BIN_DIR
 }
 
-# previewd-web's release build (its own package, Web/); prints the folder of its executable.
+# previewd-web's release build (its own package, Web/); prints the folder of its executable. Only
+# its product: a bare `swift build` there builds every product of every dependency too, 135 modules
+# where previewd-web links 58 (swift-crypto's own BoringSSL, X509, HTTP/2, an HTTP client, the test
+# kits, previewd's engine again).
 build_web() {
-  (cd Web && swift build -c release --static-swift-stdlib >&2 && swift build -c release --static-swift-stdlib --show-bin-path)
+  (cd Web && swift build -c release --static-swift-stdlib --product previewd-web >&2 && swift build -c release --static-swift-stdlib --show-bin-path)
 }
 
 # swift-argument-parser's manual generator, built beside the release binaries (scripts/install
