@@ -1,6 +1,6 @@
 /// Every command previewd answers, sorted by name, in one table: the dispatcher, `commands` and
 /// `notcommands` all read it, so what is advertised is what is served. Commands previewd cannot
-/// carry out (crossfade, prio, channels, stickers, the database's update) are not in it and get
+/// carry out (prio, channels, stickers, the database's update) are not in it and get
 /// MPD's `unknown command`.
 public enum MPDCommandTable {
     /// The table, sorted by name.
@@ -18,6 +18,7 @@ public enum MPDCommandTable {
         MPDCommand("config", .admin, 0, 0, MPDCommands.config),
         MPDCommand("consume", .control, 1, 1, MPDCommands.consume),
         MPDCommand("count", .read, 1, nil, MPDCommands.count),
+        MPDCommand("crossfade", .control, 1, 1, MPDCommands.crossfade),
         MPDCommand("currentsong", .read, 0, 0, MPDCommands.currentsong),
         MPDCommand("decoders", .read, 0, 0, MPDCommands.decoders),
         MPDCommand("delete", .control, 1, 1, MPDCommands.delete),
@@ -35,6 +36,8 @@ public enum MPDCommandTable {
         MPDCommand("listplaylists", .read, 0, 0, MPDCommands.listplaylists),
         MPDCommand("load", .add, 1, 3, MPDCommands.load),
         MPDCommand("lsinfo", .read, 0, 1, MPDCommands.lsinfo),
+        MPDCommand("mixrampdb", .control, 1, 1, MPDCommands.mixrampdb),
+        MPDCommand("mixrampdelay", .control, 1, 1, MPDCommands.mixrampdelay),
         MPDCommand("move", .control, 2, 2, MPDCommands.move),
         MPDCommand("moveid", .control, 2, 2, MPDCommands.moveid),
         MPDCommand("next", .control, 0, 0, MPDCommands.next),

@@ -20,6 +20,8 @@ public final class MPDProtocol: LineProtocol, @unchecked Sendable {   // confine
     public let password: String?
     /// When the protocol was made (monotonic nanoseconds), for `stats`' uptime.
     let started = MonotonicClock.nanoseconds()
+    /// `mixrampdb` and `mixrampdelay`, as set by any client.
+    var mixRamp = MPDMixRamp()
     private let engine: EngineHandle
     private var sessions: [UInt64: MPDSession] = [:]
     private var observer: EventHub.Observer?

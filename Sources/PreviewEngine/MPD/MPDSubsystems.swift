@@ -50,7 +50,7 @@ public struct MPDSubsystems: OptionSet, Sendable, Hashable {
         case .state, .track, .seeked, .error: self = .player
         case .queue: self = .playlist
         case .volume: self = .mixer
-        case .modes: self = .options
+        case .modes, .crossfade: self = .options
         case .outputLost, .outputBack: self = .output
         case .lists: self = .storedPlaylist
         case .loudness, .artwork, .position, .buffering: self = []

@@ -35,6 +35,7 @@ extension Player {
                 if smoothly { pcm.rampGain(to: gain.linear) } else { pcm.setGain(gain.linear) }
             case .estimateLoudness(let id): estimateLoudness(id)
             case .setVolume(let level, let muted): sink.setVolume(level, muted: muted)
+            case .setCrossfade(let seconds): sink.setCrossfade(milliseconds: seconds * 1000)
             case .fetchArtwork(let urls): learned += fetchArtwork(urls)
             case .fetchNextPage: fetchNextPage()
             case .logFailure(let line): log(.warning, line)

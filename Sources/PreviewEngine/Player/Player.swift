@@ -74,7 +74,7 @@ public actor Player {
     public init(loop: EngineLoop, catalog: ITunesClient, fetcher: PreviewFetcher, sink: OutputSequencer,
                 policy: FetchPolicy = FetchPolicy(), normalization: LoudnessNormalization = LoudnessNormalization(),
                 events: EventHub? = nil, artwork: ArtworkStore? = nil, lists: ListStore? = nil, history: HistoryJournal? = nil,
-                autopage: Bool = false, log: Log = Log()) {
+                autopage: Bool = false, crossfadeSeconds: Int = 0, log: Log = Log()) {
         self.loop = loop
         self.hub = events
         self.catalog = catalog
@@ -91,6 +91,7 @@ public actor Player {
         decisions.autopage = autopage
         decisions.localOrigin = fetcher.localOrigin
         core = PlayerCore(policy: decisions)
+        if let effects = try? core.setCrossfade(crossfadeSeconds), !effects.isEmpty { sink.setCrossfade(milliseconds: crossfadeSeconds * 1000) }
     }
 
     public nonisolated var unownedExecutor: UnownedSerialExecutor { loop.asUnownedSerialExecutor() }
@@ -181,6 +182,8 @@ public actor Player {
         case .setShuffle(let on): run(try core.apply(.setShuffle(on, seed: UInt64.random(in: 0...UInt64.max))))
         case .setSingle(let mode): run(try core.apply(.setSingle(mode)))
         case .setConsume(let on): run(try core.apply(.setConsume(on)))
+        case .crossfade(let seconds?): run(try core.setCrossfade(seconds))
+        case .crossfade(nil): break
         case .status: break
         case .shuffleOrder(let ids): run(try core.apply(.setShuffleOrder(ids)))
         case .save, .load, .lists, .forget, .rename, .listAdd, .listRemove, .mark, .unmark, .history: return try await listCommand(command)
@@ -213,6 +216,7 @@ public actor Player {
         report.nextIndex = report.nextId.flatMap(core.queue.position(ofID:))
         report.single = core.transport.single
         report.consume = core.transport.consume
+        report.crossfade = core.crossfadeSeconds
         report.marked = lists?.isMarked(item?.track.trackId) ?? false
         if core.transport.isActive { report.audio = "\(sink.format.sampleRate):f:\(sink.format.channels)" }
         report.switchMicroseconds = switchMicroseconds()
