@@ -57,10 +57,10 @@ final class MPDProtocolTests: XCTestCase {
         XCTAssertEqual(Set(names).count, names.count)
         for wanted in ["status", "currentsong", "idle", "noidle", "play", "addid", "plchanges", "search", "findadd", "list",
                        "albumart", "readpicture", "tagtypes", "commands", "notcommands", "password", "getvol", "save", "load",
-                       "listplaylists", "rm", "binarylimit"] {
+                       "listplaylists", "rm", "binarylimit", "crossfade", "mixrampdb", "mixrampdelay"] {
             XCTAssertTrue(names.contains(wanted), wanted)
         }
-        for absent in ["crossfade", "prio", "channels", "subscribe", "update", "sticker"] {
+        for absent in ["prio", "channels", "subscribe", "update", "sticker"] {
             XCTAssertFalse(names.contains(absent), "\(absent) is not built, so not advertised")
         }
         let all: (MPDPermission) -> Bool = { _ in true }
@@ -180,6 +180,7 @@ final class MPDProtocolTests: XCTestCase {
         XCTAssertEqual(MPDSubsystems(.state(.playing, index: 0)), .player)
         XCTAssertEqual(MPDSubsystems(.queue(length: 3, version: 4)), .playlist)
         XCTAssertEqual(MPDSubsystems(.volume(50, muted: false)), .mixer)
+        XCTAssertEqual(MPDSubsystems(.crossfade(2)), .options)
         XCTAssertEqual(MPDSubsystems(.position(ms: 1, durationMs: 2)), [], "ticks change nothing a client waits for")
         XCTAssertEqual(try MPDSubsystems(names: []), .all)
         XCTAssertEqual(try MPDSubsystems(names: ["player", "Mixer"]), [.player, .mixer])

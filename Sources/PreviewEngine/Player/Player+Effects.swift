@@ -64,7 +64,9 @@ extension Player {
             log(.info, "loading \(position) at \(spec.startMs) ms: \(TerminalText.sanitized(track?.displayName ?? label))")
         }
         slots[spec.id] = PreviewSlot(id: spec.id, startMs: spec.startMs, download: download, policy: policy, format: sink.format,
-                                     label: label, headMs: headMs) { [self] id, event in post(.decoder(slot: id, event)) }
+                                     label: label, headMs: headMs, crossfadeMs: core.crossfadeSeconds * 1000) { [self] id, event in
+            post(.decoder(slot: id, event))
+        }
     }
 
     /// What `status` shows of the slots.
