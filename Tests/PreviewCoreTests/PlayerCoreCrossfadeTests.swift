@@ -18,6 +18,25 @@ final class PlayerCoreCrossfadeTests: XCTestCase {
         XCTAssertEqual(try core.setCrossfade(0), [.setCrossfade(0), .notify(.crossfade(0))])
     }
 
+    func testUnderACrossfadeTheFollowerIsDecodedOnAtOnceNotParked() throws {
+        var core = PlayerCore(policy: .init(ahead: 1, behind: 1, headMs: 250))
+        _ = try core.setCrossfade(2)
+        _ = core.replaceQueue(with: Self.tracks, play: true)
+        let first = core.current!
+        _ = core.handle(.ready(first.id, containerMs: 30_000))
+        let handed = core.handle(.downloadEnded(url: first.url, complete: true))
+        let follower = try XCTUnwrap(core.follower)
+        XCTAssertTrue(handed.contains(.decodeWhole(follower)), "ready for the whole fade before it begins: \(handed)")
+
+        var gapless = PlayerCore(policy: .init(ahead: 1, behind: 1, headMs: 250))
+        _ = gapless.replaceQueue(with: Self.tracks, play: true)
+        _ = gapless.handle(.ready(gapless.current!.id, containerMs: 30_000))
+        let parked = gapless.handle(.downloadEnded(url: gapless.current!.url, complete: true))
+        XCTAssertFalse(parked.contains { if case .decodeWhole = $0 { return true } else { return false } }, "0: parked after its head, as before")
+        XCTAssertEqual(try gapless.setCrossfade(3), [.setCrossfade(3), .decodeWhole(gapless.follower!), .notify(.crossfade(3))],
+                       "turned on with a follower already handed over")
+    }
+
     /// A core playing track 0, track 1 its follower, `behind` tracks kept behind; then the output
     /// begins the crossfade into track 1 as `OutputSequencer` reports it.
     private func crossfading(behind: Int = 1) -> (core: PlayerCore, old: PlayerCore.Slot, new: PlayerCore.SlotID, effects: [Effect]) {

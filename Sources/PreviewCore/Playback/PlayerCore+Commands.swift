@@ -50,7 +50,9 @@ extension PlayerCore {
         }
         guard seconds != crossfadeSeconds else { return [] }
         crossfadeSeconds = seconds
-        return [.setCrossfade(seconds), .notify(.crossfade(seconds))]
+        // The follower already handed over is decoded on, as one handed over from now on will be.
+        let ahead: [Effect] = seconds > 0 ? follower.map { [.decodeWhole($0)] } ?? [] : []
+        return [.setCrossfade(seconds)] + ahead + [.notify(.crossfade(seconds))]
     }
 
     private mutating func setVolume(_ level: Int, muted: Bool) -> [Effect] {

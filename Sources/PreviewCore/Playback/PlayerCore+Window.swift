@@ -152,7 +152,9 @@ extension PlayerCore {
     }
 
     /// The slot that plays when the current one ends, handed to the output so it starts with no gap.
-    /// It stays parked after its head until the output moves to it.
+    /// It stays parked after its head until the output moves to it; under a crossfade it is decoded
+    /// on at once (as far as its buffer goes, the crossfade's length and more), so the fade never
+    /// waits for its decoder.
     private mutating func updateFollower(into effects: inout [Effect]) {
         let wanted: SlotID?
         switch transport.playbackState {
@@ -161,7 +163,10 @@ extension PlayerCore {
         }
         guard wanted != follower, !transport.outputLost else { return }
         follower = wanted
-        if let wanted { chooseGain(wanted, followsGaplessly: true, into: &effects) }
+        if let wanted {
+            chooseGain(wanted, followsGaplessly: true, into: &effects)
+            if crossfadeSeconds > 0 { effects.append(.decodeWhole(wanted)) }
+        }
         effects.append(.follow(wanted))
     }
 

@@ -12,7 +12,7 @@ struct PageRequest: Sendable {
     /// `artwork` (previewd-web's own routes ask for that), `memory`, `forget`, `rename` and the like.
     static let allowed: Set<String> = [
         "search", "lookup", "top", "more", "add", "play", "pause", "resume", "toggle", "stop", "next", "prev",
-        "seek", "volume", "mute", "repeat", "shuffle", "single", "consume", "crossfade", "status", "queue", "clear", "remove",
+        "seek", "volume", "mute", "repeat", "shuffle", "single", "consume", "status", "queue", "clear", "remove",
         "move", "share", "info", "mark", "unmark", "save", "load", "lists", "history",
     ]
 
