@@ -96,3 +96,28 @@ final class PlayerCoreCrossfadeTests: XCTestCase {
         XCTAssertEqual(core.fading?.id, old.id)
     }
 }
+
+extension PlayerCoreCrossfadeTests {
+    /// Whether a track's end can fade: only into a follower. Repeat one fades into the track's own
+    /// beginning (as MPD crossfades a song into itself); single and the queue's end stop plainly.
+    func testWhatEachModeFadesInto() throws {
+        let table: [(String, [Transport.Input], Int?)] = [
+            ("on", [], 2),
+            ("repeat one: into its own beginning", [.setRepeat(.one)], 1),
+            ("single: no follower, a plain end", [.setSingle(.on)], nil),
+            ("the last track, repeat off: a plain end", [.play(item: 4)], nil),
+            ("the last track, repeat all: into the first", [.setRepeat(.all), .play(item: 4)], 1),
+        ]
+        for (name, inputs, expected) in table {
+            var core = PlayerCore(policy: .init(ahead: 1, behind: 1, headMs: 250))
+            _ = try core.setCrossfade(2)
+            _ = core.replaceQueue(with: Self.tracks, play: true)
+            for input in inputs { _ = try core.apply(input) }
+            let current = try XCTUnwrap(core.current, name)
+            _ = core.handle(.ready(current.id, containerMs: 30_000))
+            _ = core.handle(.downloadEnded(url: current.url, complete: true))
+            let follower = core.follower.flatMap { id in core.prefetched.values.first { $0.id == id } }
+            XCTAssertEqual(follower?.item, expected, name)
+        }
+    }
+}
