@@ -91,6 +91,7 @@ public actor Player {
         decisions.autopage = autopage
         decisions.localOrigin = fetcher.localOrigin
         core = PlayerCore(policy: decisions)
+        // `--crossfade`, before anything plays (a saved one comes later, through the verbs).
         if let effects = try? core.setCrossfade(crossfadeSeconds), !effects.isEmpty { sink.setCrossfade(milliseconds: crossfadeSeconds * 1000) }
     }
 
