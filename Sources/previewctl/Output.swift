@@ -56,6 +56,7 @@ enum Output {
         if s.shuffle { modes.append("shuffle") }
         if s.single != .off { modes.append(s.single == .on ? "single" : "single once") }
         if s.consume { modes.append("consume") }
+        if s.crossfade > 0 { modes.append("crossfade \(s.crossfade) s") }
         if s.marked { modes.append("★ marked") }
         if s.buffering { modes.append("buffering…") }
         lines.append("  " + modes.joined(separator: " · "))
@@ -244,6 +245,7 @@ enum Output {
         case "modes":
             return "modes   repeat \(text("repeat")), shuffle \(e["shuffle"]?.boolValue == true ? "on" : "off"), "
                 + "single \(text("single")), consume \(e["consume"]?.boolValue == true ? "on" : "off")"
+        case "crossfade": return "crossfade \(int("seconds") ?? 0) s"
         case "buffering": return e["buffering"]?.boolValue == true ? "buffering (the network is slow)" : "buffering over"
         case "position": return "position \(DisplayText.clock(int("positionMs"))) / \(DisplayText.clock(int("durationMs")))"
         case "loudness":

@@ -111,6 +111,10 @@ struct Previewd: ParsableCommand {
                                valueName: "LUFS"))
     var loudnessTarget: Double = LoudnessNormalization.defaultTargetLUFS
 
+    @Option(help: ArgumentHelp("Overlap consecutive tracks by SECONDS (0–15) at the end of each, with an equal-power fade; 0: the gapless join (default: as saved, else 0).",
+                               valueName: "SECONDS"))
+    var crossfade: Int?
+
     @Option(help: ArgumentHelp("Run PROGRAM on each track change, state change and error, the details in PREVIEWD_* environment variables (never in arguments: no shell, no injection).",
                                valueName: "PROGRAM"))
     var onEvent: String?
@@ -186,6 +190,7 @@ struct Previewd: ParsableCommand {
         }
         guard (2...1024).contains(prefetchMemory) else { throw ValidationError("--prefetch-memory must be 2–1024 MiB") }
         guard (1...100_000).contains(cacheSize) else { throw ValidationError("--cache-size must be 1–100000 MiB") }
+        if let crossfade, !PlayerCore.crossfadeRange.contains(crossfade) { throw ValidationError("--crossfade must be 0–15 seconds") }
         guard (1...600).contains(rateLimit) else { throw ValidationError("--rate-limit must be 1–600 calls a minute") }
         guard (0...86_400).contains(catalogCacheSeconds) else { throw ValidationError("--catalog-cache-seconds must be 0–86400") }
         guard (1...120).contains(catalogTimeout) else { throw ValidationError("--catalog-timeout must be 1–120 s") }
@@ -254,7 +259,8 @@ struct Previewd: ParsableCommand {
         let engine = Engine(log: log) { loop, events in
             Player(loop: loop, catalog: catalog, fetcher: fetcher, sink: audio, policy: policy,
                    normalization: LoudnessNormalization(mode: normalize, targetLUFS: loudnessTarget),
-                   events: events, artwork: artwork, lists: lists, history: history, autopage: autopage, log: log)
+                   events: events, artwork: artwork, lists: lists, history: history, autopage: autopage,
+                   crossfadeSeconds: crossfade ?? 0, log: log)
         }
         // Socket activation: systemd (previewd.socket, or systemd-socket-activate) made the socket.
         let handover = SocketActivation.handover()
@@ -264,7 +270,8 @@ struct Previewd: ParsableCommand {
         // The front-ends, started in this order after the player and stopped in reverse (the state
         // first: it is given back before anyone steers).
         let restoreQueue = self.search == nil   // a start-up search replaces the queue
-        if let stateFolder { engine.add { StateKeeper(folder: stateFolder, restoreQueue: restoreQueue, history: history, engine: $0) } }
+        if let stateFolder { engine.add { StateKeeper(folder: stateFolder, restoreQueue: restoreQueue, crossfadeGiven: crossfade != nil,
+                                                             history: history, engine: $0) } }
         engine.add { ControlFrontEnd(path: path, handover: handover, engine: $0) }
         if let onEvent { engine.add { EventHook(program: onEvent, engine: $0, timeout: onEventTimeout) } }
         if !noMpris { engine.add { MediaPlayerService(engine: $0) } }

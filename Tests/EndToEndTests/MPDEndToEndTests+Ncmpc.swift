@@ -41,8 +41,11 @@ extension MPDEndToEndTests {
         pane.send("Enter")
         XCTAssertTrue(pane.waitFor("[X] previewd"), pane.capture())
         XCTAssertTrue(try status().outputEnabled)
-        // The crossfade key sends `crossfade N` (built on another branch): it must not break the session.
+        // The crossfade key toggles `crossfade 10` (its default crossfade-time) and `crossfade 0`.
         pane.send("x")
+        try waitFor("x sets ncmpc's crossfade time") { try status().crossfade == 10 }
+        pane.send("x")
+        try waitFor("x again turns it off") { try status().crossfade == 0 }
 
         // Saved lists: S saves the queue, the browser lists it, Enter loads it, d deletes it.
         pane.send("2")

@@ -14,7 +14,7 @@ final class PreviewctlTests: XCTestCase {
         // The forms previewctl reads (seek's, volume's, --at's) get as far as asking previewd.
         let typed = [["seek", "12"], ["seek", "0:12.5"], ["seek", "1:05"], ["seek", "+5"], ["seek", "-2.5"],
                      ["volume", "40"], ["volume", "+5"], ["volume", "-5"], ["add", "x", "--at", "next"], ["add", "--ids", "1,2", "--at", "0"],
-                     ["consume", "on"], ["single", "oneshot"], ["queue", "--since", "3"], ["search", "x", "--no-queue"]]
+                     ["consume", "on"], ["single", "oneshot"], ["crossfade", "3"], ["crossfade"], ["queue", "--since", "3"], ["search", "x", "--no-queue"]]
         for command in [["status"], ["next"], ["--json", "queue"], ["search", "x"]] + typed {
             let result = try previewctl(["--socket", path] + command)
             XCTAssertEqual(result.status, 3, "\(command): \(result.stderr)")
@@ -27,7 +27,7 @@ final class PreviewctlTests: XCTestCase {
         for command in [["search", "--limit", "0", "x"], ["search", "--limit", "500", "x"], ["play", "--", "-1"], ["fly"],
                         ["search"], ["search", "--media", "vinyl", "x"], ["search", "x", "--desc"], ["lookup", "12,abc"],
                         ["top", "--limit", "300"], ["remove"], ["move", "1"], ["info", "--", "-2"], ["volume", "101"],
-                        ["add", "--ids", "12,abc"], ["add", "x", "--at", "later"], ["single", "twice"], ["queue", "--since", "-1"]]
+                        ["add", "--ids", "12,abc"], ["add", "x", "--at", "later"], ["single", "twice"], ["crossfade", "16"], ["crossfade", "2.5"], ["queue", "--since", "-1"]]
                         + ["", "x", "1:60", "-1:-2", "nan", "inf", "1:2:3", "+", "99999999"].map { ["seek", "--", $0] } {
             let result = try previewctl(["--socket", "/nonexistent/previewd.sock"] + command)
             XCTAssertEqual(result.status, 2, "\(command): \(result.stderr)")

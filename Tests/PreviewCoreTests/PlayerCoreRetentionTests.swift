@@ -37,7 +37,7 @@ final class PlayerCoreRetentionTests: XCTestCase {
             var engine = EngineTables()
             for step in 0..<250 {
                 engine.carryOut(Self.step(&core, &random))
-                let held = Set([core.current?.id].compactMap { $0 } + core.prefetched.values.map(\.id))
+                let held = Set([core.current?.id, core.fading?.id].compactMap { $0 } + core.prefetched.values.map(\.id))
                 XCTAssertEqual(engine.slots, held, "seed \(seed), step \(step): slots the engine holds")
                 XCTAssertEqual(engine.downloads, Set(core.downloads.keys), "seed \(seed), step \(step): downloads the engine holds")
                 XCTAssertEqual(core.current != nil, core.transport.isActive, "seed \(seed), step \(step): a current load exactly while active")
@@ -50,7 +50,7 @@ final class PlayerCoreRetentionTests: XCTestCase {
     private static func step(_ core: inout PlayerCore, _ random: inout SplitMix64) -> [Effect] {
         let held = [core.current].compactMap { $0 } + core.prefetched.values.sorted { $0.id < $1.id }
         let slot = held.randomElement(using: &random)
-        switch Int.random(in: 0..<21, using: &random) {
+        switch Int.random(in: 0..<23, using: &random) {
         case 0: return core.replaceQueue(with: tracks(0..<Int.random(in: 1...7, using: &random)), play: Bool.random(using: &random))
         case 1: return (try? core.place(tracks(10..<13), at: .end, play: Bool.random(using: &random), morePages: nil).effects) ?? []
         case 2: return (try? core.remove(.index(Int.random(in: 0..<8, using: &random)))) ?? []
@@ -72,6 +72,13 @@ final class PlayerCoreRetentionTests: XCTestCase {
         case 11: return slot.map { core.handle(.failed($0.id, "cut off", afterMs: 1_200)) } ?? []
         case 12: return slot.map { core.handle(.drained($0.id)) } ?? []
         case 13: return slot.map { core.handle(.started($0.id)) } ?? []
+        case 21:
+            // A crossfade begins, as the output tells it: the old one fades, the follower starts.
+            guard let current = core.current else { return [] }
+            var effects = core.handle(.fading(current.id)) + core.handle(.drained(current.id))
+            if let follower = core.follower { effects += core.handle(.started(follower)) }
+            return effects
+        case 22: return core.fading.map { core.handle(.faded($0.id)) } ?? []
         case 14: return slot.map { core.handle(.underrun($0.id)) } ?? []
         case 15, 16:
             guard let url = core.downloads.keys.sorted().randomElement(using: &random) else { return [] }

@@ -30,6 +30,8 @@ final class ProtocolTests: XCTestCase {
             (#"{"cmd":"add","args":{"trackIds":[7]}}"#, .add(.trackIds([7]), Enqueue(play: false, at: .end))),
             (#"{"cmd":"single","args":{"mode":"oneshot"}}"#, .setSingle(.oneshot)),
             (#"{"cmd":"consume","args":{"on":true}}"#, .setConsume(true)),
+            (#"{"cmd":"crossfade","args":{"seconds":3}}"#, .crossfade(3)),
+            (#"{"cmd":"crossfade"}"#, .crossfade(nil)),
             (#"{"cmd":"artwork","args":{"original":true,"id":3,"offset":100}}"#, .artworkFile(.id(3), offset: 100)),
             (#"{"cmd":"artwork","args":{"original":true,"trackId":1001,"small":true}}"#, .trackArtworkFile(trackId: 1001, small: true, offset: 0)),
             (#"{"cmd":"more","args":{"queue":false}}"#, .more(queue: false)),
@@ -78,6 +80,9 @@ final class ProtocolTests: XCTestCase {
             (#"{"cmd":"history","args":{"limit":0}}"#, .badArgument),
             (#"{"cmd":"shuffle","args":{"on":true,"order":"x"}}"#, .badArgument),
             (#"{"cmd":"consume"}"#, .badArgument),
+            (#"{"cmd":"crossfade","args":{"seconds":16}}"#, .badArgument),
+            (#"{"cmd":"crossfade","args":{"seconds":2.5}}"#, .badArgument),
+            (#"{"cmd":"crossfade","args":{"seconds":"3"}}"#, .badArgument),
             (#"{"cmd":"queue","args":{"since":-1}}"#, .badArgument),
             (#"{"cmd":"artwork","args":{"original":true,"offset":-5}}"#, .badArgument),
             (#"{"cmd":"artwork","args":{"original":true,"trackId":1001,"index":0}}"#, .badArgument),
@@ -117,7 +122,7 @@ final class ProtocolTests: XCTestCase {
         let object = try XCTUnwrap(JSONSerialization.jsonObject(with: JSONEncoder().encode(status)) as? [String: Any])
         XCTAssertEqual(Set(object.keys), ["state", "index", "id", "queueVersion", "positionMs", "durationMs", "queueLength", "track", "error", "output",
                                           "buffering", "volume", "muted", "repeat", "shuffle", "slots", "switchMicroseconds", "loudness",
-                                          "hasNext", "artwork", "nextId", "nextIndex", "single", "consume", "marked", "audio",
+                                          "hasNext", "artwork", "nextId", "nextIndex", "single", "consume", "crossfade", "marked", "audio",
                                           "outputEnabled", "normalization"])
         XCTAssertTrue(object["index"] is NSNull)
         XCTAssertEqual(try JSONDecoder().decode(StatusReport.self, from: JSONEncoder().encode(status)), status)

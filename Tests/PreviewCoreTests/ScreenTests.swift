@@ -88,6 +88,8 @@ final class ScreenTests: XCTestCase {
         XCTAssertTrue(big.contains { $0.contains("released 2005-01-01 · Electronic · 1.29 USD") })
         XCTAssertTrue(big.contains { $0.contains("▶ 2 Tone 3") }, "the current item marked")
         XCTAssertTrue(big.contains { $0.contains("✗ 4 Tone 5 — The Sine Waves (failed)") }, "a failed item marked")
+        s.status?.crossfade = 3
+        XCTAssertTrue(visible(s.lines(width: 80, height: 24)[0]).contains("crossfade 3 s"), "the crossfade among the modes")
     }
 
     func testTheArtworkShrinksThenHidesBeforeTheText() {

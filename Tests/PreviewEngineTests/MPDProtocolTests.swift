@@ -58,7 +58,7 @@ final class MPDProtocolTests: XCTestCase {
         for wanted in ["status", "currentsong", "idle", "noidle", "play", "addid", "plchanges", "search", "findadd", "list",
                        "albumart", "readpicture", "tagtypes", "commands", "notcommands", "password", "getvol", "save", "load",
                        "listplaylists", "rm", "binarylimit", "update", "rescan", "prio", "prioid", "swap", "swapid", "playlistmove",
-                       "clearerror", "replay_gain_mode", "enableoutput", "disableoutput", "toggleoutput"] {
+                       "clearerror", "replay_gain_mode", "enableoutput", "disableoutput", "toggleoutput", "crossfade", "mixrampdb", "mixrampdelay"] {
             XCTAssertTrue(names.contains(wanted), wanted)
         }
         for absent in ["rangeid", "channels", "subscribe", "newpartition", "sticker"] {
@@ -229,6 +229,7 @@ final class MPDProtocolTests: XCTestCase {
         XCTAssertEqual(MPDSubsystems(.state(.playing, index: 0)), .player)
         XCTAssertEqual(MPDSubsystems(.queue(length: 3, version: 4)), .playlist)
         XCTAssertEqual(MPDSubsystems(.volume(50, muted: false)), .mixer)
+        XCTAssertEqual(MPDSubsystems(.crossfade(2)), .options)
         XCTAssertEqual(MPDSubsystems(.position(ms: 1, durationMs: 2)), [], "ticks change nothing a client waits for")
         XCTAssertEqual(try MPDSubsystems(names: []), .all)
         XCTAssertEqual(try MPDSubsystems(names: ["player", "Mixer"]), [.player, .mixer])

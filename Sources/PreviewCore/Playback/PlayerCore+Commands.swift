@@ -40,6 +40,21 @@ extension PlayerCore {
         setVolume(volume, muted: on ?? !muted)
     }
 
+    /// The longest crossfade (MPD takes any length; past a preview's half it would never apply).
+    public static let crossfadeRange = 0...15
+
+    /// Consecutive tracks overlap by `seconds` (0: the gapless join), from the next track's end.
+    public mutating func setCrossfade(_ seconds: Int) throws(ControlError) -> [Effect] {
+        guard Self.crossfadeRange.contains(seconds) else {
+            throw ControlError(.badArgument, "crossfade must be 0–15 seconds (got \(seconds))")
+        }
+        guard seconds != crossfadeSeconds else { return [] }
+        crossfadeSeconds = seconds
+        // The follower already handed over is decoded on, as one handed over from now on will be.
+        let ahead: [Effect] = seconds > 0 ? follower.map { [.decodeWhole($0)] } ?? [] : []
+        return [.setCrossfade(seconds)] + ahead + [.notify(.crossfade(seconds))]
+    }
+
     private mutating func setVolume(_ level: Int, muted: Bool) -> [Effect] {
         guard (level, muted) != (volume, self.muted) else { return [] }
         (volume, self.muted) = (level, muted)

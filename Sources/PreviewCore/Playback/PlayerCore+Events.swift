@@ -11,7 +11,12 @@ extension PlayerCore {
         case finished(SlotID, ms: Int)
         /// The slot's decoder failed after `afterMs` of good audio (0: none); the message is for the user.
         case failed(SlotID, String, afterMs: Int)
-        /// The output played every frame of the slot.
+        /// The output began to fade the slot out under its follower (a crossfade): it keeps reading
+        /// it until `faded`; `drained` and `started` follow at once.
+        case fading(SlotID)
+        /// The output will not read the slot that faded out again.
+        case faded(SlotID)
+        /// The output played every frame of the slot (or began to fade it out under its follower).
         case drained(SlotID)
         /// The output moved on to the slot by itself (the follower), in the same stream.
         case started(SlotID)
@@ -49,6 +54,13 @@ extension PlayerCore {
             update(id) { $0.durationMs = $0.startMs + ms }
         case .failed(let id, let message, let afterMs):
             decoderFailed(id, message, afterMs: afterMs, into: &effects)
+        case .fading(let id):
+            // The slot stays (its decoder writes the frames the fade reads) until the output is done.
+            guard let slot = current, slot.id == id, fading?.id != id else { return }
+            releaseFading(into: &effects)
+            fading = slot
+        case .faded(let id):
+            if fading?.id == id { releaseFading(into: &effects) }
         case .drained(let id):
             if current?.id == id { try? feed(.trackEnded, into: &effects) }
         case .started(let id):
@@ -66,6 +78,7 @@ extension PlayerCore {
             effects.append(.notify(.buffering(false)))
         case .outputLost(let why, let heardMs):
             heardAtLossMs = (current?.startMs ?? 0) + heardMs
+            releaseFading(into: &effects)
             follower = nil
             outputSlot = nil
             lastError = why
@@ -113,6 +126,13 @@ extension PlayerCore {
             if follower == slot.id { follower = nil; effects.append(.follow(nil)) }
             markFailed(item, message, neighbour: true, into: &effects)
         }
+    }
+
+    /// Lets the slot that was fading out go (unless it is still current: its fade never took over).
+    mutating func releaseFading(into effects: inout [Effect]) {
+        guard let slot = fading else { return }
+        fading = nil
+        if self.slot(slot.id) == nil { effects.append(.cancelSlot(slot.id)) }
     }
 
     /// Marks queue item `item` failed and tells the listener.

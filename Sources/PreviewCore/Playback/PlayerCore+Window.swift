@@ -22,6 +22,7 @@ extension PlayerCore {
             case .stopOutput:
                 effects.append(.stopOutput)
                 outputSlot = nil
+                releaseFading(into: &effects)
                 dropNeighbours(into: &effects)
                 if let slot = current { effects.append(.cancelSlot(slot.id)) }
                 current = nil
@@ -47,7 +48,7 @@ extension PlayerCore {
         let previous = current
         current = nil
         defer {
-            if let previous, previous.id != current?.id { effects.append(.cancelSlot(previous.id)) }
+            if let previous, previous.id != current?.id, previous.id != fading?.id { effects.append(.cancelSlot(previous.id)) }
             if previous?.item == item, let position { effects.append(.notify(.seeked(index: position, ms: startMs, id: item))) }
         }
         guard let url = queue[id: item]?.track.fetchablePreviewURL else { return }
@@ -111,7 +112,7 @@ extension PlayerCore {
             prefetched[i] = nil
             if follower == slot.id { follower = nil; effects.append(.follow(nil)) }
         }
-        let keep = Set(wanted.keys.compactMap { queue[id: $0]?.track.fetchablePreviewURL } + (current.map { [$0.url] } ?? []))
+        let keep = Set(wanted.keys.compactMap { queue[id: $0]?.track.fetchablePreviewURL } + [current?.url, fading?.url].compactMap { $0 })
         for url in downloads.keys.sorted() where !keep.contains(url) {
             effects.append(.cancelDownload(url: url))
             downloads[url] = nil
@@ -151,7 +152,9 @@ extension PlayerCore {
     }
 
     /// The slot that plays when the current one ends, handed to the output so it starts with no gap.
-    /// It stays parked after its head until the output moves to it.
+    /// It stays parked after its head until the output moves to it; under a crossfade it is decoded
+    /// on at once (as far as its buffer goes, the crossfade's length and more), so the fade never
+    /// waits for its decoder.
     private mutating func updateFollower(into effects: inout [Effect]) {
         let wanted: SlotID?
         switch transport.playbackState {
@@ -160,7 +163,10 @@ extension PlayerCore {
         }
         guard wanted != follower, !transport.outputLost else { return }
         follower = wanted
-        if let wanted { chooseGain(wanted, followsGaplessly: true, into: &effects) }
+        if let wanted {
+            chooseGain(wanted, followsGaplessly: true, into: &effects)
+            if crossfadeSeconds > 0 { effects.append(.decodeWhole(wanted)) }
+        }
         effects.append(.follow(wanted))
     }
 

@@ -106,6 +106,8 @@ public struct PlayerCore: Equatable, Sendable {
         case estimateLoudness(SlotID)
         /// The output's volume and mute.
         case setVolume(Int, muted: Bool)
+        /// Consecutive tracks overlap by this many seconds (0: the gapless join).
+        case setCrossfade(Int)
         /// Fetch whatever of these artwork URLs is not cached (reported as `.artworkArrived`).
         case fetchArtwork([String])
         /// Fetch and append the next page of the last search (end with `pageArrived`/`pageFailed`).
@@ -126,6 +128,10 @@ public struct PlayerCore: Equatable, Sendable {
     public internal(set) var prefetched: [Int: Slot] = [:]
     /// The prefetched slot handed to the output to follow the current one.
     public internal(set) var follower: SlotID?
+    /// The track before the current one while the output fades it out under it (a crossfade).
+    public internal(set) var fading: Slot?
+    /// Seconds consecutive tracks overlap by (0–15; 0: the gapless join).
+    public internal(set) var crossfadeSeconds = 0
     /// Downloads held, by URL.
     public internal(set) var downloads: [String: Download] = [:]
     /// Where the sound stopped when the output went away, while it is away.

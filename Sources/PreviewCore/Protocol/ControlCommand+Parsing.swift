@@ -172,6 +172,12 @@ extension ControlCommand {
                 throw ControlError(.badArgument, "single needs \"mode\": \"off\", \"on\" or \"oneshot\"")
             }
             self = .setSingle(mode)
+        case "crossfade":
+            guard let value = args["seconds"] else { self = .crossfade(nil); break }
+            guard let seconds = value.intValue, PlayerCore.crossfadeRange.contains(seconds) else {
+                throw ControlError(.badArgument, "crossfade needs \"seconds\": a whole number 0–15")
+            }
+            self = .crossfade(seconds)
         case "consume":
             guard let on = args["on"]?.boolValue else { throw ControlError(.badArgument, "consume needs \"on\": true or false") }
             self = .setConsume(on)

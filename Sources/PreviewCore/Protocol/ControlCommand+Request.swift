@@ -83,6 +83,7 @@ extension ControlCommand {
         case .setRepeat(let mode): return ControlRequest(id: id, cmd: "repeat", args: ["mode": .string(mode.rawValue)])
         case .setShuffle(let on): return ControlRequest(id: id, cmd: "shuffle", args: ["on": .bool(on)])
         case .setSingle(let mode): return ControlRequest(id: id, cmd: "single", args: ["mode": .string(mode.rawValue)])
+        case .crossfade(let seconds): return ControlRequest(id: id, cmd: "crossfade", args: seconds.map { ["seconds": .number(Double($0))] })
         case .setConsume(let on): return ControlRequest(id: id, cmd: "consume", args: ["on": .bool(on)])
         case .shuffleOrder(let ids): return ControlRequest(id: id, cmd: "shuffle", args: ["on": .bool(true), "order": .array(ids.map { .number(Double($0)) })])
         case .status: return ControlRequest(id: id, cmd: "status")

@@ -61,6 +61,8 @@ public enum ControlCommand: Equatable, Sendable {
     case volume(VolumeChange?)
     /// Mute or unmute; nil toggles.
     case mute(Bool?)
+    /// Consecutive tracks overlap by this many seconds (0–15; 0: the gapless join); nil only reports it.
+    case crossfade(Int?)
     /// End-of-track and end-of-queue behaviour.
     case setRepeat(RepeatMode)
     /// Shuffle the play order or not.

@@ -19,6 +19,8 @@ public enum ControlEvent: Equatable, Sendable {
     case normalization(LoudnessNormalization.Mode)
     /// Volume or mute changed.
     case volume(Int, muted: Bool)
+    /// The crossfade changed: consecutive tracks overlap by this many seconds (0: none).
+    case crossfade(Int)
     /// Repeat, shuffle, single or consume changed.
     case modes(PlaybackModes)
     /// The current track jumped to a position: a seek, or it started again (prev, repeat one).
@@ -68,6 +70,8 @@ extension ControlEvent: Encodable {
             try put("event", "normalization"); try put("mode", mode.rawValue)
         case .volume(let level, let muted):
             try put("event", "volume"); try put("volume", level); try put("muted", muted)
+        case .crossfade(let seconds):
+            try put("event", "crossfade"); try put("seconds", seconds)
         case .modes(let modes):
             try put("event", "modes"); try put("repeat", modes.repeat.rawValue); try put("shuffle", modes.shuffle)
             try put("single", modes.single.rawValue); try put("consume", modes.consume)

@@ -47,6 +47,8 @@ public struct StatusReport: Codable, Equatable, Sendable {
     public var single: SingleMode = .off
     /// Played items leave the queue.
     public var consume: Bool = false
+    /// Seconds consecutive tracks overlap by (0: the gapless join).
+    public var crossfade: Int = 0
     /// The current track is on the shortlist (the list `marked`).
     public var marked: Bool = false
     /// The format the current track is decoded to, as MPD writes it (`44100:f:2`: rate, 32-bit
@@ -62,7 +64,7 @@ public struct StatusReport: Codable, Equatable, Sendable {
     private enum CodingKeys: String, CodingKey {
         case state, index, id, queueVersion, positionMs, durationMs, queueLength, track, error, output
         case buffering, volume, muted, `repeat`, shuffle, slots, switchMicroseconds, loudness, hasNext, artwork
-        case nextId, nextIndex, single, consume, marked, audio, outputEnabled, normalization
+        case nextId, nextIndex, single, consume, crossfade, marked, audio, outputEnabled, normalization
     }
 
     public init(from decoder: any Decoder) throws {
@@ -91,6 +93,7 @@ public struct StatusReport: Codable, Equatable, Sendable {
         nextIndex = try c.decodeIfPresent(Int.self, forKey: .nextIndex)
         single = try c.decodeIfPresent(SingleMode.self, forKey: .single) ?? .off
         consume = try c.decodeIfPresent(Bool.self, forKey: .consume) ?? false
+        crossfade = try c.decodeIfPresent(Int.self, forKey: .crossfade) ?? 0
         marked = try c.decodeIfPresent(Bool.self, forKey: .marked) ?? false
         audio = try c.decodeIfPresent(String.self, forKey: .audio)
         outputEnabled = try c.decodeIfPresent(Bool.self, forKey: .outputEnabled) ?? true
@@ -124,6 +127,7 @@ public struct StatusReport: Codable, Equatable, Sendable {
         try c.encode(nextIndex, forKey: .nextIndex)
         try c.encode(single, forKey: .single)
         try c.encode(consume, forKey: .consume)
+        try c.encode(crossfade, forKey: .crossfade)
         try c.encode(marked, forKey: .marked)
         try c.encode(audio, forKey: .audio)
         try c.encode(outputEnabled, forKey: .outputEnabled)

@@ -83,6 +83,7 @@ public struct PlayerScreen: Sendable {
         if s.shuffle { parts.append("shuffle") }
         if s.single != .off { parts.append(s.single == .on ? "single" : "single once") }
         if s.consume { parts.append("consume") }
+        if s.crossfade > 0 { parts.append("crossfade \(s.crossfade) s") }
         if s.marked { parts.append("★ marked") }
         if s.buffering { parts.append("buffering…") }
         return bold(DisplayText.fit(parts.joined(separator: " · "), width))

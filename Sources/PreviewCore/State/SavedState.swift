@@ -18,11 +18,13 @@ public struct SavedState: Codable, Equatable, Sendable {
     public var `repeat`: RepeatMode
     public var single: SingleMode
     public var consume: Bool
+    /// Seconds consecutive tracks overlap by; nil in files written before there was a crossfade.
+    public var crossfade: Int?
     /// The shuffled play order as queue indexes; nil: the queue's own order.
     public var order: [Int]?
 
     public init(count: Int, current: Int?, positionMs: Int, volume: Int, muted: Bool, repeat: RepeatMode,
-                single: SingleMode, consume: Bool, order: [Int]?) {
+                single: SingleMode, consume: Bool, crossfade: Int? = nil, order: [Int]?) {
         self.count = count
         self.current = current
         self.positionMs = positionMs
@@ -31,6 +33,7 @@ public struct SavedState: Codable, Equatable, Sendable {
         self.repeat = `repeat`
         self.single = single
         self.consume = consume
+        self.crossfade = crossfade
         self.order = order
     }
 }

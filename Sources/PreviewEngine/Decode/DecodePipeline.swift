@@ -74,6 +74,9 @@ public final class DecodePipeline {
 
     deinit { LiveObjects.decoders.destroyed() }
 
+    /// Frames this pipeline will return in all, from its start, when the stream states its length.
+    public var framesExpected: Int? { exactFrames.map { max(0, $0 - startFrame) } }
+
     /// Frames returned so far.
     public var framesProduced: Int { produced }
 

@@ -25,6 +25,8 @@ public final class PCMRing: @unchecked Sendable {   // the semaphore and `readab
     private let writtenFrames = Atomic<Int>(0)   // total frames ever written; producer stores
     private let readFrames = Atomic<Int>(0)      // total frames ever read; consumer stores
     private let finished = Atomic<Bool>(false)
+    /// Frames the producer expects to write in all (the stream's stated length); 0: not known.
+    private let expected = Atomic<Int>(0)
     /// When the first frame was written (monotonic ns; 0 before), for `StartTimeline`.
     private let firstWritten = Atomic<UInt64>(0)
     /// Free frames the waiting producer needs; 0 while it is not waiting.
@@ -126,6 +128,12 @@ public final class PCMRing: @unchecked Sendable {   // the semaphore and `readab
             defer { handler = nil }
             return handler
         }?()
+    }
+
+    /// Says how many frames the producer will write in all, once it knows (a crossfade starts that
+    /// many frames before the end, long before the producer finishes).
+    public func expect(frames: Int) {
+        expected.store(max(0, frames), ordering: .releasing)
     }
 
     /// Says no more frames will come; once drained, the consumer sees `isDrained`.
@@ -253,6 +261,18 @@ public final class PCMRing: @unchecked Sendable {   // the semaphore and `readab
 
     /// When the first frame was written (CLOCK_MONOTONIC, ns); 0 before.
     public var firstWrittenAt: UInt64 { firstWritten.load(ordering: .relaxed) }
+
+    /// Frames in all, once known: what was written when the producer finished, else what it expects.
+    public var totalFrames: Int? {
+        if isFinished { return writtenFrames.load(ordering: .acquiring) }
+        let stated = expected.load(ordering: .acquiring)
+        return stated > 0 ? stated : nil
+    }
+
+    /// Frames the consumer has still to read before the end, once the end is known.
+    public var remainingFrames: Int? {
+        totalFrames.map { max(0, $0 - readFrames.load(ordering: .acquiring)) }
+    }
 
     /// True when the producer said no more frames will come.
     public var isFinished: Bool { finished.load(ordering: .acquiring) }

@@ -88,6 +88,7 @@ public final class PreviewDecoder: Sendable {
         do throws(DecodeError) {
             let pipeline = try DecodePipeline(source: source, format: output.format, startMs: startMs,
                                               cancellation: output.cancellationFlag)
+            if let expected = pipeline.framesExpected { output.expect(frames: expected) }
             while let chunk = try pipeline.next() {
                 // Continuing a parked head: decode the head again (a quarter second of audio, well
                 // under a millisecond) and drop it, so the resampler's history is the head's and the

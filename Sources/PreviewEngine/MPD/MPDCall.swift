@@ -57,6 +57,12 @@ public final class MPDCall: @unchecked Sendable {   // confined to the engine lo
         }
     }
 
+    /// Argument `i` as a float (MPD's ParseFloat: `nan` and `inf` too).
+    public func float(_ i: Int) throws(MPDError) -> Double {
+        guard let text = argument(i), let value = Double(text) else { throw MPDError(.arg, "Float expected: \((argument(i) ?? "").prefix(32))") }
+        return value
+    }
+
     /// Argument `i`, seconds (fractional, signed), in milliseconds.
     public func milliseconds(_ i: Int) throws(MPDError) -> Int {
         guard let text = argument(i), let seconds = Double(text), seconds.isFinite, abs(seconds) < 86_400 else {

@@ -13,8 +13,9 @@ extension MPDCommands {
         r.add("partition", "default")
         r.add("playlist", s.queueVersion)
         r.add("playlistlength", s.queueLength)
-        r.add("mixrampdb", "0")
+        call.server.mixRamp.add(to: &r)   // MPD writes mixrampdb here and mixrampdelay after xfade
         r.add("state", state(s.state))
+        if s.crossfade > 0 { r.add("xfade", s.crossfade) }
         if let index = s.index, let id = s.id {
             r.add("song", index)
             r.add("songid", id)

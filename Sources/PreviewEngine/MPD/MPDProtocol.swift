@@ -22,6 +22,8 @@ public final class MPDProtocol: LineProtocol, @unchecked Sendable {   // confine
     let started = MonotonicClock.nanoseconds()
     /// The last `update` job's number (MPD's `updating_db`).
     var updateJob = 0
+    /// `mixrampdb` and `mixrampdelay`, as set by any client.
+    var mixRamp = MPDMixRamp()
     private let engine: EngineHandle
     private var sessions: [UInt64: MPDSession] = [:]
     private var observer: EventHub.Observer?

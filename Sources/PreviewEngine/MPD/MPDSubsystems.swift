@@ -50,9 +50,8 @@ public struct MPDSubsystems: OptionSet, Sendable, Hashable {
         case .state, .track, .seeked, .error: self = .player
         case .queue: self = .playlist
         case .volume: self = .mixer
-        case .modes: self = .options
+        case .modes, .crossfade, .normalization: self = .options
         case .outputLost, .outputBack, .outputEnabled: self = .output
-        case .normalization: self = .options
         case .lists: self = .storedPlaylist
         case .loudness, .artwork, .position, .buffering: self = []
         }

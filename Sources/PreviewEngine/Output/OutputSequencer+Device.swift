@@ -36,7 +36,12 @@ extension OutputSequencer {
         var got = start
         let channels = output.format.channels
         while got < frames, let current = feed {
-            let n = current.read(into: destination + got * channels, frames: frames - got)
+            var wanted = frames - got
+            if let before = prepareOverlap(current) {
+                if before == 0 { continue }   // the follower is the feed now, the old one under it
+                wanted = min(wanted, before)
+            }
+            let n = readFeed(current, into: destination + got * channels, frames: wanted)
             if n > 0 {
                 fadeIn(destination + got * channels, frames: n)
                 if feedFramesTaken == 0 {
@@ -50,6 +55,7 @@ extension OutputSequencer {
                 continue
             }
             if current.isDrained {
+                if overlap?.incoming === current { finishOverlap() }   // cut short: nothing rewinds a drained feed
                 if !drainReported {
                     drainReported = true
                     eventHandler?(.drained(current.id))

@@ -44,7 +44,7 @@ extension OutputSequencer {
             // What the device drops unheard is pulled again, faded: the fade continues what was heard.
             let dropped = output.cancellableFrames
             output.cancel()
-            let back = current.rewind(dropped)
+            let back = rewindFeed(current, dropped)
             if current === feed { feedFramesTaken = max(0, feedFramesTaken - back) }
             fadingOut = current
             fadeOutLength = max(1, frames ?? rampFrames)
@@ -62,6 +62,7 @@ extension OutputSequencer {
         fadeOutLeft = 0
         if case .stop(let done?) = fadeOutEnd { done() }
         fadeOutEnd = .goOn
+        releaseOverlapIfUnread()
     }
 
     /// A skip's old feed fades out while the new one fades in (both over the ramp, mixed: the new
@@ -81,7 +82,7 @@ extension OutputSequencer {
         var mixed = 0
         var dry = false
         while mixed < frames, fadeOutLeft > 0 {
-            let n = ring.read(into: crossfadeScratch, frames: min(frames - mixed, fadeOutLeft, rampFrames))
+            let n = readFeed(ring, into: crossfadeScratch, frames: min(frames - mixed, fadeOutLeft, rampFrames))
             if n == 0 { dry = true; break }   // the old one had nothing more: its sound ends here
             for i in 0..<n {
                 let level = Float(fadeOutLeft - 1 - i) / length
@@ -104,7 +105,7 @@ extension OutputSequencer {
         let channels = output.format.channels
         var got = 0
         while got < frames, fadeOutLeft > 0 {
-            let n = ring.read(into: destination + got * channels, frames: min(frames - got, fadeOutLeft))
+            let n = readFeed(ring, into: destination + got * channels, frames: min(frames - got, fadeOutLeft))
             if n == 0 { break }   // dry or drained: the sound already ends here
             let length = Float(fadeOutLength)
             for i in 0..<n {
@@ -123,12 +124,13 @@ extension OutputSequencer {
         let faded = fadeOutLength - fadeOutLeft
         fadingOut = nil
         fadeOutLeft = 0
+        defer { releaseOverlapIfUnread() }
         switch fadeOutEnd {
         case .goOn:
             if ring === feed { fadeInAt = 0 }   // resumed during its fade-out: back in, from where it is
         case .pause:
             if ring === feed {
-                _ = ring.rewind(faded)
+                _ = rewindFeed(ring, faded)
                 fadeInAt = 0   // a resume fades in from here
             }
             output.setPaused(true)

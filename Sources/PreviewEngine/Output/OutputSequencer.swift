@@ -39,6 +39,11 @@ public final class OutputSequencer {
     var fadeInAt = 0
     /// A skip's old feed is read here before it is mixed over the new one (a ramp's worth, allocated once).
     let crossfadeScratch: UnsafeMutablePointer<Float>
+    /// Frames consecutive tracks overlap by at the end of the first (0: the gapless join), and the
+    /// overlap in progress (`OutputSequencer+Crossfade.swift`); its old feed is read here.
+    var crossfadeFrames = 0
+    var overlap: Overlap?
+    let overlapScratch: UnsafeMutablePointer<Float>
 
     /// A sequencer feeding `output`, every onset and stop ramped over `rampMilliseconds` (0: none,
     /// for tests of the sequencing alone).
@@ -46,10 +51,14 @@ public final class OutputSequencer {
         self.output = output
         rampFrames = output.format.frames(milliseconds: rampMilliseconds)
         crossfadeScratch = .allocate(capacity: max(1, rampFrames * output.format.channels))
+        overlapScratch = .allocate(capacity: Self.overlapChunkFrames * output.format.channels)
         output.attach(self)
     }
 
-    deinit { crossfadeScratch.deallocate() }
+    deinit {
+        crossfadeScratch.deallocate()
+        overlapScratch.deallocate()
+    }
 
     /// The PCM format the output takes; decoders produce exactly this (the output chose it at start).
     public var format: PCMFormat { output.format }
@@ -195,6 +204,7 @@ public final class OutputSequencer {
         drainReported = false
         starving = false
         waitingForFrames = false
+        releaseOverlapIfUnread()
     }
 
     /// Silence now: what the device holds is dropped, the feeds forgotten.
@@ -211,6 +221,7 @@ public final class OutputSequencer {
         queued = nil
         feedFramesTaken = 0
         waitingForFrames = false
+        releaseOverlapIfUnread()
     }
 
     /// Frames of the current feed heard: taken from it minus what the device still holds.

@@ -35,6 +35,7 @@ extension Player {
                 if smoothly { pcm.rampGain(to: gain.linear) } else { pcm.setGain(gain.linear) }
             case .estimateLoudness(let id): estimateLoudness(id)
             case .setVolume(let level, let muted): sink.setVolume(level, muted: muted)
+            case .setCrossfade(let seconds): sink.setCrossfade(milliseconds: seconds * 1000)
             case .fetchArtwork(let urls): learned += fetchArtwork(urls)
             case .fetchNextPage: fetchNextPage()
             case .logFailure(let line): log(.warning, line)
@@ -63,7 +64,9 @@ extension Player {
             log(.info, "loading \(position) at \(spec.startMs) ms: \(TerminalText.sanitized(track?.displayName ?? label))")
         }
         slots[spec.id] = PreviewSlot(id: spec.id, startMs: spec.startMs, download: download, policy: policy, format: sink.format,
-                                     label: label, headMs: headMs) { [self] id, event in post(.decoder(slot: id, event)) }
+                                     label: label, headMs: headMs, crossfadeMs: core.crossfadeSeconds * 1000) { [self] id, event in
+            post(.decoder(slot: id, event))
+        }
     }
 
     /// What `status` shows of the slots.

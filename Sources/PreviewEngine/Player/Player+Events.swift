@@ -38,6 +38,8 @@ extension Player {
 
     private func outputEvent(_ event: OutputEvent) {
         switch event {
+        case .fading(let id): run(core.handle(.fading(id)))
+        case .faded(let id): run(core.handle(.faded(id)))
         case .drained(let id): run(core.handle(.drained(id)))
         case .started(let id): run(core.handle(.started(id)))
         case .underrun(let id): run(core.handle(.underrun(id)))

@@ -72,7 +72,7 @@ public actor Player {
     public init(loop: EngineLoop, catalog: ITunesClient, fetcher: PreviewFetcher, sink: OutputSequencer,
                 policy: FetchPolicy = FetchPolicy(), normalization: LoudnessNormalization = LoudnessNormalization(),
                 events: EventHub? = nil, artwork: ArtworkStore? = nil, lists: ListStore? = nil, history: HistoryJournal? = nil,
-                autopage: Bool = false, log: Log = Log()) {
+                autopage: Bool = false, crossfadeSeconds: Int = 0, log: Log = Log()) {
         self.loop = loop
         self.hub = events
         self.catalog = catalog
@@ -89,6 +89,8 @@ public actor Player {
         decisions.autopage = autopage
         decisions.localOrigin = fetcher.localOrigin
         core = PlayerCore(policy: decisions)
+        // `--crossfade`, before anything plays (a saved one comes later, through the verbs).
+        if let effects = try? core.setCrossfade(crossfadeSeconds), !effects.isEmpty { sink.setCrossfade(milliseconds: crossfadeSeconds * 1000) }
     }
 
     public nonisolated var unownedExecutor: UnownedSerialExecutor { loop.asUnownedSerialExecutor() }
@@ -184,6 +186,8 @@ public actor Player {
         case .setShuffle(let on): run(try core.apply(.setShuffle(on, seed: UInt64.random(in: 0...UInt64.max))))
         case .setSingle(let mode): run(try core.apply(.setSingle(mode)))
         case .setConsume(let on): run(try core.apply(.setConsume(on)))
+        case .crossfade(let seconds?): run(try core.setCrossfade(seconds))
+        case .crossfade(nil): break
         case .status: break
         case .shuffleOrder(let ids): run(try core.apply(.setShuffleOrder(ids)))
         case .save, .load, .lists, .forget, .rename, .listAdd, .listMove, .listRemove, .mark, .unmark, .history: return try await listCommand(command)
@@ -218,6 +222,7 @@ public actor Player {
         report.consume = core.transport.consume
         report.outputEnabled = core.outputEnabled
         report.normalization = core.policy.normalization.mode
+        report.crossfade = core.crossfadeSeconds
         report.marked = lists?.isMarked(item?.track.trackId) ?? false
         if core.transport.isActive { report.audio = "\(sink.format.sampleRate):f:\(sink.format.channels)" }
         report.switchMicroseconds = switchMicroseconds()

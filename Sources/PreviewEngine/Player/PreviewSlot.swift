@@ -37,8 +37,10 @@ public final class PreviewSlot: Sendable {
 
     /// Starts decoding `download` from `startMs`: only its first `headMs` when given, else all of
     /// it. `label` names the track in FFmpeg's log lines; events come to `onEvent` from decoder threads.
+    /// `crossfadeMs`: how far ahead its decoder may go besides the policy's, so the whole of a
+    /// crossfade's fade-out is decoded before it begins (its decoder never lags the fade).
     public init(id: UInt64, startMs: Int, download: PreviewDownload, policy: FetchPolicy,
-                format: PCMFormat, label: String, headMs: Int? = nil,
+                format: PCMFormat, label: String, headMs: Int? = nil, crossfadeMs: Int = 0,
                 onEvent: @escaping @Sendable (UInt64, PreviewDecoder.Event) -> Void) {
         self.id = id
         self.startMs = startMs
@@ -48,7 +50,7 @@ public final class PreviewSlot: Sendable {
         LiveObjects.slots.created()
         // 150 ms of what was read stays: a skip or a pause fades out from what is heard, stepping back
         // over what the device drops (PulseAudio holds about its latency, 100 ms by default).
-        pcm = PCMRing(id: id, format: format, capacityFrames: format.frames(milliseconds: policy.pcmAheadMs),
+        pcm = PCMRing(id: id, format: format, capacityFrames: format.frames(milliseconds: policy.pcmAheadMs + max(0, crossfadeMs)),
                       historyFrames: format.frames(milliseconds: 150))
         decoding = Locked(Decoding(headFrames: headMs.map { format.frames(milliseconds: $0) }))
         startDecoder(framesBefore: 0)

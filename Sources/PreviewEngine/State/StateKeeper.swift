@@ -19,6 +19,7 @@ public final class StateKeeper: FrontEnd, @unchecked Sendable {   // after `star
     private let engine: EngineHandle
     private let path: String
     private let restoreQueue: Bool
+    private let crossfadeGiven: Bool
     private let history: HistoryJournal?
     private let files: TrackFileStore<SavedState>
     private var saved: TrackFile<SavedState>?
@@ -43,10 +44,12 @@ public final class StateKeeper: FrontEnd, @unchecked Sendable {   // after `star
 
     /// Keeps the state in `folder` (`state.jsonl`); `restoreQueue` false: the queue is not given
     /// back (a start-up `--search` replaces it). `history`: where heard previews are journaled.
-    public init(folder: String, restoreQueue: Bool, history: HistoryJournal?, engine: EngineHandle) {
+    /// `crossfadeGiven`: the command line set the crossfade, the saved one is not restored.
+    public init(folder: String, restoreQueue: Bool, crossfadeGiven: Bool = false, history: HistoryJournal?, engine: EngineHandle) {
         self.engine = engine
         path = folder + "/state.jsonl"
         self.restoreQueue = restoreQueue
+        self.crossfadeGiven = crossfadeGiven
         self.history = history
         files = TrackFileStore(count: { $0.count }, format: { $0.format }, currentFormat: SavedState.currentFormat, log: engine.log)
     }
@@ -109,6 +112,7 @@ public final class StateKeeper: FrontEnd, @unchecked Sendable {   // after `star
         await perform(.setRepeat(state.repeat))
         await perform(.setSingle(state.single))
         await perform(.setConsume(state.consume))
+        if let seconds = state.crossfade, !crossfadeGiven { await perform(.crossfade(seconds)) }
         if let order = state.order {
             let shuffled = order.compactMap { ids.indices.contains($0) ? ids[$0] : nil }
             await perform(shuffled.count == ids.compactMap({ $0 }).count && !shuffled.isEmpty ? .shuffleOrder(shuffled) : .setShuffle(true))
@@ -133,7 +137,7 @@ public final class StateKeeper: FrontEnd, @unchecked Sendable {   // after `star
 
     private func heard(_ event: ControlEvent) {
         switch event {
-        case .queue, .modes, .volume, .seeked: changed()
+        case .queue, .modes, .crossfade, .volume, .seeked: changed()
         case .track(_, _, let track, _):
             endListening()
             currentTrack = track
@@ -170,7 +174,7 @@ public final class StateKeeper: FrontEnd, @unchecked Sendable {   // after `star
         let positions = Dictionary(uniqueKeysWithValues: queue.items.enumerated().map { ($1.id, $0) })
         let state = SavedState(count: queue.items.count, current: status.index, positionMs: status.positionMs, volume: status.volume,
                                muted: status.muted, repeat: status.repeat, single: status.single, consume: status.consume,
-                               order: queue.order?.compactMap { positions[$0] })
+                               crossfade: status.crossfade, order: queue.order?.compactMap { positions[$0] })
         let file = TrackFile(header: state, tracks: queue.items.map(\.track))
         writing = true
         dirty = false
