@@ -16,6 +16,8 @@ extension Player {
                 downloads.removeValue(forKey: url)?.cancel()
                 released = true
             case .startSlot(let spec, let headMs): startSlot(spec, headMs: headMs)
+            case .startHead(let id, let url, let bytes, let headMs): startHead(id, url: url, bytes: bytes, headMs: headMs)
+            case .widenDownload(let url): downloads[url]?.widen()
             case .decodeWhole(let id): slots[id]?.decodeWhole()
             case .cancelSlot(let id):
                 slots.removeValue(forKey: id)?.cancel()
@@ -47,10 +49,22 @@ extension Player {
     }
 
     /// Downloads `url`; its end comes back as an engine event (neighbours wait for the current one's).
-    private func startDownload(_ url: String) {
-        let download = PreviewDownload(url: url, fetcher: fetcher, limit: policy.maxPreviewBytes, cache: policy.cache)
+    @discardableResult
+    private func startDownload(_ url: String, headBytes: Int? = nil) -> PreviewDownload {
+        let download = PreviewDownload(url: url, fetcher: fetcher, limit: policy.maxPreviewBytes, cache: policy.cache, headBytes: headBytes)
         downloads[url] = download
-        download.bytes.onEnd { [self] complete in post(.downloadEnded(url: url, complete: complete)) }
+        let id = ObjectIdentifier(download)
+        download.bytes.onEnd { [self] complete in post(.downloadEnded(url: url, complete: complete, download: id)) }
+        return download
+    }
+
+    /// A head: the first `bytes` of `url` and a slot decoding its first `headMs`, then parked.
+    private func startHead(_ id: PlayerCore.SlotID, url: String, bytes: Int, headMs: Int) {
+        let download = startDownload(url, headBytes: bytes)
+        let downloadID = ObjectIdentifier(download)
+        download.bytes.onHold { [self] in post(.headFetched(url: url, download: downloadID)) }
+        slots[id] = PreviewSlot(id: id, startMs: 0, download: download, policy: policy, format: sink.format,
+                                label: "head \(id)", headMs: headMs) { [self] id, event in post(.decoder(slot: id, event)) }
     }
 
     /// A decoder over the slot's download, reporting through the player's event stream.
