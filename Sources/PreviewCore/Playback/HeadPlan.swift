@@ -38,35 +38,37 @@ public struct HeadPlan: Equatable, Sendable {
     public var maxTransfers: Int { perList }
 
     /// Queue positions around `current` in the order their heads matter: the ones after it and
-    /// before it in turn, nearest first (`+1, -1, +2, -2, …`), `perList` of them; with no current
-    /// track, the first ones.
-    public func positions(around current: Int?, count: Int) -> [Int] {
+    /// before it in turn, nearest first (`+1, -1, +2, -2, …`), `perList` of them and `beyond` more
+    /// (the window's neighbours, which need none); with no current track, the first ones.
+    public func positions(around current: Int?, count: Int, beyond: Int = 0) -> [Int] {
+        let wanted = perList + max(0, beyond)
         guard perList > 0, count > 0 else { return [] }
-        guard let current else { return Array(0..<min(perList, count)) }
+        guard let current else { return Array(0..<min(wanted, count)) }
         var picked: [Int] = []
         var step = 1
-        while picked.count < perList, current + step < count || current - step >= 0 {
+        while picked.count < wanted, current + step < count || current - step >= 0 {
             if current + step < count { picked.append(current + step) }
-            if picked.count < perList, current - step >= 0 { picked.append(current - step) }
+            if picked.count < wanted, current - step >= 0 { picked.append(current - step) }
             step += 1
         }
         return picked
     }
 
-    /// The previews that should hold a head, best first: the first `perList` of `shown` (what the
-    /// listener sees: the latest answer's results, or the rows a front-end said are visible), then
-    /// the queue's (`aroundCurrent`, already in order), leaving out `excluded` (previews the window
-    /// holds whole, heads that failed), each once, at most `capacity`.
+    /// The previews that should hold a head, best first: those among the first `perList` of
+    /// `shown` (what the listener sees: the latest answer's results, or the rows a front-end said
+    /// are visible), then the first `perList` of the queue's (`aroundCurrent`, nearest first) that
+    /// need one; never one of `excluded` (previews the window holds whole, heads that failed),
+    /// each once, at most `capacity`.
     public func wanted(shown: [String], aroundCurrent: [String], excluded: Set<String>) -> [String] {
         var picked: [String] = []
         var seen = excluded
-        for list in [shown, aroundCurrent] {
-            var taken = 0
-            for url in list where taken < perList && picked.count < capacity {
-                taken += 1   // a preview left out still counts: the list's first K are what is on screen
-                guard seen.insert(url).inserted else { continue }
-                picked.append(url)
-            }
+        for url in shown.prefix(perList) where picked.count < capacity && seen.insert(url).inserted {
+            picked.append(url)
+        }
+        var queued = 0
+        for url in aroundCurrent where queued < perList && picked.count < capacity && seen.insert(url).inserted {
+            picked.append(url)
+            queued += 1
         }
         return picked
     }

@@ -47,7 +47,10 @@ extension PlayerCore {
     mutating func updateHeads(into effects: inout [Effect]) {
         let plan = policy.heads
         guard plan.capacity > 0 || !heads.isEmpty else { return }
-        let around = plan.positions(around: position, count: queue.count).compactMap { i -> String? in
+        // A stopped track is where `play` starts: it wants a head of its own.
+        let here = transport.isActive ? [] : position.map { [$0] } ?? []
+        let reach = here + plan.positions(around: position, count: queue.count, beyond: policy.ahead + policy.behind)
+        let around = reach.compactMap { i -> String? in
             guard let entry = queue[safe: i], entry.isPlayable else { return nil }
             return entry.track.fetchablePreviewURL
         }
