@@ -57,17 +57,4 @@ final class ArtworkTests: XCTestCase {
         XCTAssertEqual(try ControlCommand(ControlRequest(id: 1, cmd: "artwork", args: ["index": .number(2), "width": .number(24)])),
                        .artwork(.index(2), width: 24, height: 32))
     }
-
-    /// The artwork of the tracks answered lately is kept by track id, the oldest dropped first, a
-    /// track answered again keeping its place, tracks with no id or no artwork not kept.
-    func testRecentArtworkIsBoundedOldestFirst() {
-        var recent = RecentArtwork(capacity: 3)
-        func track(_ id: Int?, _ url: String?) -> Track { var t = Track(trackId: id); t.artworkUrl100 = url; return t }
-        recent.remember([track(1, "https://a/1"), track(2, "https://a/2"), track(nil, "https://a/x"), track(9, nil)])
-        XCTAssertEqual(recent.count, 2)
-        recent.remember([track(1, "https://a/1b"), track(3, "https://a/3"), track(4, "https://a/4")])
-        XCTAssertNil(recent.url(trackId: 1), "the oldest went first, answered again or not")
-        XCTAssertEqual([2, 3, 4].map { recent.url(trackId: $0) }, ["https://a/2", "https://a/3", "https://a/4"])
-        XCTAssertEqual(recent.count, 3)
-    }
 }

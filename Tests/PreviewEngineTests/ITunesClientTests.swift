@@ -66,6 +66,24 @@ final class ITunesClientTests: StandInTestCase {
         XCTAssertTrue(log.last!.hasPrefix("GET /lookup?id=1002,1004&country=GB "), log.last!)
     }
 
+    /// The track memory: what an answer carried is added by id with no call; ids not seen are
+    /// looked up together, one call however many, and ids the catalog lacks are absent.
+    func testTracksBySeenIdCostNoCallAndTheUnknownOneLookup() async throws {
+        let c = client(cache: 0)
+        _ = try await c.search(CatalogQuery(term: "sine", limit: 3))
+        XCTAssertEqual(c.callCount, 1)
+        let seen = try await c.tracks([1003, 1001, 1002])
+        XCTAssertEqual(Set(seen.keys), [1001, 1002, 1003])
+        XCTAssertEqual(c.callCount, 1, "seen tracks cost no call")
+        let mixed = try await c.tracks([1001, 2001, 2002, 999_999, 2001])
+        XCTAssertEqual(Set(mixed.keys), [1001, 2001, 2002])
+        XCTAssertEqual(c.callCount, 2, "the unknown ids in one lookup")
+        XCTAssertTrue(server.requestLog.last!.hasPrefix("GET /lookup?id=2001,2002,999999&country=US "), server.requestLog.last!)
+        _ = try await c.tracks([2001, 2002])
+        XCTAssertEqual(c.callCount, 2, "what a lookup answered is remembered too")
+        XCTAssertEqual(c.memory.report.entries, 5)
+    }
+
     func testRepeatedQueriesComeFromTheCache() async throws {
         let c = client()
         _ = try await c.search(CatalogQuery(term: "sine"))

@@ -23,7 +23,7 @@ public enum ControlCommand: Equatable, Sendable {
     case artwork(QueueRef?, width: Int, height: Int)
     /// The artwork file of a queue item (the current one when nil) as fetched, a chunk from `offset`.
     case artworkFile(QueueRef?, offset: Int)
-    /// The artwork file of a track previewd answered lately (`RecentArtwork`) or queued, a chunk from
+    /// The artwork file of a track previewd has seen (the engine's track memory) or queued, a chunk from
     /// `offset`; `small`: Apple's 100-pixel image as named, for a results list, not the 600-pixel one.
     case trackArtworkFile(trackId: Int, small: Bool, offset: Int)
     /// A ready-to-post line about what is playing.

@@ -7,7 +7,8 @@ import PreviewCore
 import Synchronization
 
 /// The iTunes Search API client: search, lookup and the top-songs chart. All of previewd's catalog
-/// HTTP goes through `fetch`, which holds the rate governor and the response cache.
+/// HTTP goes through `fetch`, which holds the rate governor and the response cache. Every track an
+/// answer carries is kept in the track memory, and `tracks(_:)` reads it before it calls.
 public final class ITunesClient: Sendable {
     /// The API root, e.g. `https://itunes.apple.com` (search is `{base}/search`).
     public let base: URL
@@ -23,12 +24,16 @@ public final class ITunesClient: Sendable {
     private let calls = Atomic<Int>(0)
     /// Told of each call and its results, to open the preview host's connection meanwhile.
     private let warm: WarmPaths?
+    /// The tracks every answer carried, by trackId (`TrackMemory`).
+    public let memory: TrackMemory
 
     /// A client of the API at `base` for storefront `country`, at most `callsPerMinute` calls,
     /// answers kept `cacheSeconds`.
     public init(base: URL, country: String = "US", timeout: Double = 10, callsPerMinute: Int = 20,
-                cacheSeconds: Double = 300, http: HTTPClient = HTTPClient(), warm: WarmPaths? = nil) {
+                cacheSeconds: Double = 300, http: HTTPClient = HTTPClient(), warm: WarmPaths? = nil,
+                memory: TrackMemory = TrackMemory()) {
         self.warm = warm
+        self.memory = memory
         self.base = base
         self.country = country
         self.timeout = timeout
@@ -62,6 +67,7 @@ public final class ITunesClient: Sendable {
         let first = url(plan, country: query.country)
         let answer: SearchResponse = try await fetch(first)
         var page = CatalogPage(results: answer.results, skipped: answer.skipped, requests: [first.absoluteString])
+        memory.remember(answer.results)
         guard plan.expandsAlbums else { return page }
         guard let album = answer.results.first(where: { $0.collectionId != nil }), let id = album.collectionId else {
             page.results = []
@@ -79,7 +85,25 @@ public final class ITunesClient: Sendable {
     public func lookup(_ query: LookupQuery) async throws(CatalogError) -> CatalogPage {
         let address = url(query.plan, country: query.country)
         let answer: SearchResponse = try await fetch(address)
+        memory.remember(answer.results)
         return CatalogPage(results: answer.results, skipped: answer.skipped, requests: [address.absoluteString])
+    }
+
+    /// The tracks of `ids` by id: those the memory holds cost nothing, the rest are looked up
+    /// together (one call per 200 ids); an id the catalog does not know as a track is absent.
+    public func tracks(_ ids: [Int], country: String? = nil) async throws(CatalogError) -> [Int: Track] {
+        var found = memory.tracks(ids)
+        var unknown: [Int] = []
+        var asked = Set<Int>()
+        for id in ids where found[id] == nil && asked.insert(id).inserted { unknown.append(id) }
+        for start in stride(from: 0, to: unknown.count, by: 200) {
+            let chunk = Array(unknown[start..<min(start + 200, unknown.count)])
+            let page = try await lookup(LookupQuery(ids: chunk, entity: nil, country: country))
+            for track in page.results where track.wrapperType == "track" || track.wrapperType == nil {
+                if let id = track.trackId, asked.contains(id) { found[id] = track }
+            }
+        }
+        return found
     }
 
     /// The top-songs chart; entries without a preview link are completed by one batched lookup.
@@ -88,7 +112,10 @@ public final class ITunesClient: Sendable {
         let feed: ChartFeed = try await fetch(address)
         var page = CatalogPage(results: feed.tracks, skipped: feed.skipped, requests: [address.absoluteString])
         let missing = feed.tracks.filter { $0.previewUrl == nil }.compactMap(\.trackId)
-        guard !missing.isEmpty else { return page }
+        guard !missing.isEmpty else {
+            memory.remember(page.results)
+            return page
+        }
         let found = try await lookup(LookupQuery(ids: Array(missing.prefix(200)), entity: nil, country: query.country?.uppercased()))
         let byID = Dictionary(found.results.compactMap { t in t.trackId.map { ($0, t) } }, uniquingKeysWith: { a, _ in a })
         page.results = page.results.map { entry in
@@ -96,6 +123,7 @@ public final class ITunesClient: Sendable {
             return full
         }
         page.requests += found.requests
+        memory.remember(page.results)
         return page
     }
 

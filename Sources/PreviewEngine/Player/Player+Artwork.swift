@@ -58,12 +58,13 @@ extension Player {
         return try await artworkChunk(artwork, url: url, large: true, offset: offset)
     }
 
-    /// A chunk of the artwork file of track `trackId`, answered lately by a catalog call or in the
-    /// queue; `small`: Apple's 100-pixel image, for a results list.
+    /// A chunk of the artwork file of track `trackId`, in the track memory (answered lately) or in
+    /// the queue; `small`: Apple's 100-pixel image, for a results list.
     func artworkFile(trackId: Int, small: Bool, offset: Int) async throws -> ArtworkFileReport {
         guard let artwork else { throw ControlError(.rejected, "artwork is off (no cache folder)") }
         let queued = core.queue.items.first { $0.track.trackId == trackId }.flatMap { core.artworkURL(item: $0.id) }
-        guard let url = recentArtwork.url(trackId: trackId) ?? queued else {
+        let seen = catalog.memory.track(trackId).flatMap { $0.artworkUrl100 ?? $0.artworkUrl60 ?? $0.artworkUrl30 }
+        guard let url = seen ?? queued else {
             throw ControlError(.rejected, "track \(trackId) was not answered lately, or has no artwork")
         }
         return try await artworkChunk(artwork, url: url, large: !small, offset: offset)

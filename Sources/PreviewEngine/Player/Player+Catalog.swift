@@ -95,7 +95,6 @@ extension Player {
     /// false nothing is queued: the report says which results could be.
     private func place(_ page: CatalogPage, _ enqueue: Enqueue, what: String, mayHaveMore: Bool, paging: Bool?) throws -> CatalogReport {
         let results = enqueue.sort?.sorted(page.results) ?? page.results
-        recentArtwork.remember(results)
         guard !results.isEmpty else {
             throw ControlError(.noResults, "no results for \(what)" + (page.skipped > 0 ? " (\(page.skipped) malformed entries skipped)" : ""))
         }

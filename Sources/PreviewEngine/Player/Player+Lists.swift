@@ -28,6 +28,7 @@ extension Player {
             return .list(ListReport(name: name.description, count: count))
         case .load(let name, let enqueue):
             let tracks = try await onLists { try $0.tracks(name) }
+            catalog.memory.remember(tracks)
             guard !tracks.isEmpty else { throw ControlError(.rejected, "the list \"\(name)\" is empty") }
             let placement = try core.place(tracks, at: enqueue.destination, play: enqueue.play, morePages: enqueue.destination == nil ? false : nil)
             if enqueue.destination == nil { lastSearch = nil }   // `more` pages searches, not a list
@@ -38,6 +39,7 @@ extension Player {
             return .lists(ListsReport(lists: try await onLists { $0.summaries() }))
         case .lists(let name?):
             let tracks = try await onLists { try $0.tracks(name) }
+            catalog.memory.remember(tracks)
             return .list(ListReport(name: name.description, count: tracks.count, tracks: tracks))
         case .forget(let name):
             return .lists(ListsReport(lists: try await onLists { try $0.forget(name); return $0.summaries() }))
@@ -67,15 +69,15 @@ extension Player {
         }
     }
 
-    /// The tracks `source` names, in order: given, or looked up in one call (nil where the
-    /// catalog does not know an id).
+    /// The tracks `source` names, in order: given (and remembered), or from the track memory with
+    /// the unknown ones looked up in one call (nil where the catalog does not know an id).
     func tracks(for source: AddSource) async throws -> [Track?] {
         switch source {
-        case .tracks(let tracks): return tracks
+        case .tracks(let tracks):
+            catalog.memory.remember(tracks)
+            return tracks
         case .trackIds(let ids):
-            let page = try await catalog.lookup(LookupQuery(ids: ids, entity: nil))
-            var found: [Int: Track] = [:]
-            for track in page.results where track.wrapperType == "track" { if let id = track.trackId { found[id] = track } }
+            let found = try await catalog.tracks(ids)
             return ids.map { found[$0] }
         }
     }

@@ -6,6 +6,7 @@ extension Player {
     func memoryReport() -> MemoryReport {
         var stores = [StoreReport(name: "queue", entries: core.queue.count, maxEntries: PlayQueue.maxCount),
                       catalog.cacheReport,
+                      catalog.memory.report,
                       loudness.report,
                       StoreReport(name: "loudness-waiting", entries: measureQueue.count, maxEntries: window)]
         if let artwork { stores.append(artwork.report) }

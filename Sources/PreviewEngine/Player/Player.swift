@@ -62,8 +62,6 @@ public actor Player {
     let artwork: ArtworkStore?
     /// Artwork fetches under way, by URL; shutdown waits for them.
     var artworkFetches: [String: Task<Void, Never>] = [:]
-    /// The artwork URLs of the tracks lately answered, for `artwork {"trackId"}`.
-    var recentArtwork = RecentArtwork()
     /// The saved lists and the shortlist (`Player+Lists.swift`); nil: none.
     let lists: ListStore?
     /// The history of previews heard; nil: none is kept.
