@@ -64,7 +64,7 @@ final class PlayerCoreHeadsTests: XCTestCase {
         let tap = try core.place(Self.tracks(0..<6), at: nil, play: false, morePages: false, start: 3)
         XCTAssertEqual(core.current?.id, head.id, "the head's slot is the load")
         XCTAssertEqual(core.position, 3)
-        XCTAssertTrue(tap.effects.contains(.widenDownload(url: Self.url(3))))
+        XCTAssertTrue(tap.effects.contains(.widenDownload(url: Self.url(3), trackId: 3)))
         XCTAssertTrue(tap.effects.contains(.decodeWhole(head.id)))
         XCTAssertTrue(tap.effects.contains(.play(head.id, paused: false, title: nil, artist: nil)), "its audio is ready: it plays at once")
         XCTAssertFalse(tap.effects.contains { if case .startDownload = $0 { return true } else { return false } },
@@ -78,7 +78,7 @@ final class PlayerCoreHeadsTests: XCTestCase {
 
         // Its whole download in, the neighbours adopt their heads: nothing fetched again either.
         let window = core.handle(.downloadEnded(url: Self.url(3), complete: true))
-        XCTAssertTrue(window.contains(.widenDownload(url: Self.url(2))))
+        XCTAssertTrue(window.contains(.widenDownload(url: Self.url(2), trackId: 2)))
         XCTAssertFalse(window.contains(.startDownload(url: Self.url(2), trackId: 2)))
         XCTAssertTrue(window.contains(.startDownload(url: Self.url(4), trackId: 4)), "not among the answer's first four: a new download")
     }
@@ -135,9 +135,9 @@ final class PlayerCoreHeadsTests: XCTestCase {
         let head0 = core.heads[Self.url(0)]!.id
         let play = try core.play(.index(0))
         XCTAssertEqual(core.current?.id, head0)
-        XCTAssertTrue(play.contains(.widenDownload(url: Self.url(0))))
+        XCTAssertTrue(play.contains(.widenDownload(url: Self.url(0), trackId: 0)))
         let window = core.handle(.downloadEnded(url: Self.url(0), complete: true))
-        XCTAssertTrue(window.contains(.widenDownload(url: Self.url(1))), "the next one's head is its neighbour's start")
+        XCTAssertTrue(window.contains(.widenDownload(url: Self.url(1), trackId: 1)), "the next one's head is its neighbour's start")
         XCTAssertEqual(Set(core.heads.keys), Set([2, 3].map(Self.url)), "the heads move on around the current track")
 
         // A seek into a track whose head is held: its bytes go on, its head's decoder goes.
@@ -145,7 +145,7 @@ final class PlayerCoreHeadsTests: XCTestCase {
         let head3 = core.heads[Self.url(3)]?.id
         XCTAssertNotNil(head3)
         let seek = try core.play(.index(3), startMs: 5_000)
-        XCTAssertTrue(seek.contains(.widenDownload(url: Self.url(3))))
+        XCTAssertTrue(seek.contains(.widenDownload(url: Self.url(3), trackId: 3)))
         XCTAssertTrue(seek.contains(.cancelSlot(head3!)))
         XCTAssertFalse(seek.contains(.startDownload(url: Self.url(3), trackId: 3)))
     }

@@ -71,19 +71,19 @@ extension PlayerCore {
     /// The load of queue item `item` takes the head of `url`, if one is held: its slot (parked
     /// after its head, or still decoding it) and its download, which goes on to the whole preview.
     mutating func adoptHead(_ url: String, item: Int, into effects: inout [Effect]) -> Slot? {
-        guard let head = takeHeadDownload(url, into: &effects) else { return nil }
+        guard let head = takeHeadDownload(url, item: item, into: &effects) else { return nil }
         var slot = Slot(id: head.id, item: item, url: url, startMs: 0, phase: head.phase)
         slot.durationMs = head.durationMs
         return slot
     }
 
-    /// The download of `url` is wanted whole: a head's goes on (its slot is the caller's to
-    /// adopt or let go). Returns the head taken.
-    mutating func takeHeadDownload(_ url: String, into effects: inout [Effect]) -> Head? {
+    /// The download of `url` is wanted whole, for queue item `item`: a head's goes on (its slot
+    /// is the caller's to adopt or let go). Returns the head taken.
+    mutating func takeHeadDownload(_ url: String, item: Int, into effects: inout [Effect]) -> Head? {
         failedHeads.removeAll { $0 == url }   // played: it may be tried again
         guard let head = heads.removeValue(forKey: url) else { return nil }
         downloads[url] = head.complete ? .complete : .arriving
-        effects.append(.widenDownload(url: url))
+        effects.append(.widenDownload(url: url, trackId: queue[id: item]?.track.trackId))
         return head
     }
 

@@ -214,7 +214,7 @@ extension PlayerCore {
     /// Makes sure `url` is downloading or downloaded; a failed download is tried again. A head's
     /// download goes on (a seek into a track whose head is held: its bytes are not fetched again).
     private mutating func want(_ url: String, item: Int, into effects: inout [Effect]) {
-        if let head = takeHeadDownload(url, into: &effects) { effects.append(.cancelSlot(head.id)) }
+        if let head = takeHeadDownload(url, item: item, into: &effects) { effects.append(.cancelSlot(head.id)) }
         switch downloads[url] {
         case .arriving?, .complete?: return
         case .failed?: effects.append(.cancelDownload(url: url))

@@ -108,8 +108,9 @@ public struct PlayerCore: Equatable, Sendable {
         /// Fetch the first `bytes` of `url` by range request (reported as `.headFetched`) and
         /// start slot `id` decoding its first `headMs`, then parking.
         case startHead(SlotID, url: String, bytes: Int, headMs: Int)
-        /// A head's download goes on to the whole preview, from the first byte it lacks.
-        case widenDownload(url: String)
+        /// A head's download goes on to the whole preview, from the first byte it lacks; as with
+        /// `startDownload`, the engine reports a measurement of the track it already has.
+        case widenDownload(url: String, trackId: Int?)
         /// Continue a parked slot's decoding to the end (it became current).
         case decodeWhole(SlotID)
         /// Stop the slot's decoder and let its audio go.

@@ -17,7 +17,11 @@ extension Player {
                 released = true
             case .startSlot(let spec, let headMs): startSlot(spec, headMs: headMs)
             case .startHead(let id, let url, let bytes, let headMs): startHead(id, url: url, bytes: bytes, headMs: headMs)
-            case .widenDownload(let url): downloads[url]?.widen()
+            case .widenDownload(let url, let trackId):
+                downloads[url]?.widen()
+                if let known = loudness[LoudnessStore.key(trackId: trackId, url: url)] { learned.append(.measured(url: url, known)) }
+                // Whole already (a small preview, the disk cache): its end came while it was a head.
+                if downloads[url]?.bytes.isComplete == true { measureLoudness(url) }
             case .decodeWhole(let id): slots[id]?.decodeWhole()
             case .cancelSlot(let id):
                 slots.removeValue(forKey: id)?.cancel()
@@ -53,16 +57,14 @@ extension Player {
     private func startDownload(_ url: String, headBytes: Int? = nil) -> PreviewDownload {
         let download = PreviewDownload(url: url, fetcher: fetcher, limit: policy.maxPreviewBytes, cache: policy.cache, headBytes: headBytes)
         downloads[url] = download
-        let id = ObjectIdentifier(download)
-        download.bytes.onEnd { [self] complete in post(.downloadEnded(url: url, complete: complete, download: id)) }
+        download.bytes.onEnd { [self, weak download] complete in post(.downloadEnded(url: url, complete: complete, download: download)) }
         return download
     }
 
     /// A head: the first `bytes` of `url` and a slot decoding its first `headMs`, then parked.
     private func startHead(_ id: PlayerCore.SlotID, url: String, bytes: Int, headMs: Int) {
         let download = startDownload(url, headBytes: bytes)
-        let downloadID = ObjectIdentifier(download)
-        download.bytes.onHold { [self] in post(.headFetched(url: url, download: downloadID)) }
+        download.bytes.onHold { [self, weak download] in post(.headFetched(url: url, download: download)) }
         slots[id] = PreviewSlot(id: id, startMs: 0, download: download, policy: policy, format: sink.format,
                                 label: "head \(id)", headMs: headMs) { [self] id, event in post(.decoder(slot: id, event)) }
     }
