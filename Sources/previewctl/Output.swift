@@ -50,6 +50,8 @@ enum Output {
                                                              : "\(DisplayText.clock(s.positionMs)) / \(DisplayText.clock(s.durationMs))"))
         }
         var modes = ["volume \(s.volume)%" + (s.muted ? " (muted)" : "")]
+        if !s.outputEnabled { modes.append("output off (silent)") }
+        if s.normalization == .off { modes.append("normalize off") }
         if s.repeat != .off { modes.append("repeat \(s.repeat.rawValue)") }
         if s.shuffle { modes.append("shuffle") }
         if s.single != .off { modes.append(s.single == .on ? "single" : "single once") }
@@ -207,6 +209,7 @@ enum Output {
             if let bytes = store.bytes, let max = store.maxBytes { line += ", \(mebibytes(bytes)) of \(mebibytes(max))" }
             lines.append(line)
         }
+        if let calls = report.catalogCalls { lines.append(DisplayText.padded("catalog calls", 18) + "\(calls) since the start") }
         return lines.joined(separator: "\n")
     }
 

@@ -8,12 +8,7 @@ extension MPDEndToEndTests {
         guard ProcessRunner.which("ncmpcpp") != nil else { throw XCTSkip("ncmpcpp is not installed (Debian: ncmpcpp)") }
         try start()
         try mpc("findadd", "artist", "The Sine Waves")
-        let home = NSTemporaryDirectory() + "previewd-ncmpcpp-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
-        try FileManager.default.createDirectory(atPath: home, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(atPath: home) }
-        let pane = try TerminalPane("env HOME=\(TerminalPane.quoted(home)) ncmpcpp -h 127.0.0.1 -p \(port)", columns: 120, rows: 40,
-                                    environment: ProcessInfo.processInfo.environment)
-        defer { pane.close() }
+        let pane = try terminalClient("ncmpcpp -h 127.0.0.1 -p \(port)")
         pane.send("1")
         XCTAssertTrue(pane.waitFor("Playlist (7 items"), pane.capture())
         XCTAssertTrue(pane.waitFor("Brief Nine Ninety"), "the queue listed: \(pane.capture())")

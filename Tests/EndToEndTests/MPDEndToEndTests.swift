@@ -22,6 +22,9 @@ final class MPDEndToEndTests: DaemonTestCase {
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         try startOnSharedServer(["--mpd", folder + "/mpd.sock", "--mpd", "127.0.0.1:\(port)"] + arguments)
         mpdSocket = folder + "/mpd.sock"
+        // The control socket is announced first; the MPD listeners follow on the loop (a loaded
+        // machine shows the gap: a client connecting at once found no socket).
+        try waitFor("the MPD socket takes connections") { (try? MPDRawClient(path: mpdSocket)) != nil }
     }
 
     var mpdSocket = ""
@@ -35,6 +38,20 @@ final class MPDEndToEndTests: DaemonTestCase {
         let result = try ProcessRunner.run("/usr/bin/mpc", arguments, environment: environment, timeout: 30)
         XCTAssertEqual(result.status, 0, "mpc \(arguments.joined(separator: " ")): \(result.stderr)", file: file, line: line)
         return result
+    }
+
+    /// `command` (a terminal client, `HOME` a folder of its own) in a tmux pane of 120 × 40; the
+    /// pane and the folder go at the end of the test.
+    func terminalClient(_ command: String) throws -> TerminalPane {
+        let home = NSTemporaryDirectory() + "previewd-tui-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+        try FileManager.default.createDirectory(atPath: home, withIntermediateDirectories: true)
+        let pane = try TerminalPane("env HOME=\(TerminalPane.quoted(home)) \(command)", columns: 120, rows: 40,
+                                    environment: ProcessInfo.processInfo.environment)
+        addTeardownBlock {
+            pane.close()
+            try? FileManager.default.removeItem(atPath: home)
+        }
+        return pane
     }
 
     func waitFor(_ what: String, _ condition: () throws -> Bool) rethrows {

@@ -100,7 +100,7 @@ final class PreviewctlTests: XCTestCase {
         let help = try previewctl(["search", "--help"])
         XCTAssertTrue(help.stdout.contains("jack johnson"), help.stdout)
         for command in ["search", "lookup", "top", "more", "add", "play", "pause", "resume", "toggle", "stop", "next", "prev",
-                        "seek", "volume", "mute", "repeat", "shuffle", "status", "queue", "info", "share", "watch", "clear",
+                        "seek", "volume", "mute", "output", "normalize", "repeat", "shuffle", "status", "queue", "info", "share", "watch", "clear",
                         "remove", "move"] {
             let help = try previewctl([command, "--help"])
             XCTAssertEqual(help.status, 0, command)

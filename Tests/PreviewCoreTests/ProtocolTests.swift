@@ -127,7 +127,8 @@ final class ProtocolTests: XCTestCase {
         let object = try XCTUnwrap(JSONSerialization.jsonObject(with: JSONEncoder().encode(status)) as? [String: Any])
         XCTAssertEqual(Set(object.keys), ["state", "index", "id", "queueVersion", "positionMs", "durationMs", "queueLength", "track", "error", "output",
                                           "buffering", "volume", "muted", "repeat", "shuffle", "slots", "switchMicroseconds", "loudness",
-                                          "hasNext", "artwork", "nextId", "nextIndex", "single", "consume", "marked", "audio"])
+                                          "hasNext", "artwork", "nextId", "nextIndex", "single", "consume", "marked", "audio",
+                                          "outputEnabled", "normalization"])
         XCTAssertTrue(object["index"] is NSNull)
         XCTAssertEqual(try JSONDecoder().decode(StatusReport.self, from: JSONEncoder().encode(status)), status)
     }

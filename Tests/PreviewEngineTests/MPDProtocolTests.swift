@@ -57,10 +57,11 @@ final class MPDProtocolTests: XCTestCase {
         XCTAssertEqual(Set(names).count, names.count)
         for wanted in ["status", "currentsong", "idle", "noidle", "play", "addid", "plchanges", "search", "findadd", "list",
                        "albumart", "readpicture", "tagtypes", "commands", "notcommands", "password", "getvol", "save", "load",
-                       "listplaylists", "rm", "binarylimit"] {
+                       "listplaylists", "rm", "binarylimit", "update", "rescan", "prio", "prioid", "swap", "swapid", "playlistmove",
+                       "clearerror", "replay_gain_mode", "enableoutput", "disableoutput", "toggleoutput"] {
             XCTAssertTrue(names.contains(wanted), wanted)
         }
-        for absent in ["crossfade", "prio", "channels", "subscribe", "update", "sticker"] {
+        for absent in ["rangeid", "channels", "subscribe", "newpartition", "sticker"] {
             XCTAssertFalse(names.contains(absent), "\(absent) is not built, so not advertised")
         }
         let all: (MPDPermission) -> Bool = { _ in true }
@@ -144,7 +145,53 @@ final class MPDProtocolTests: XCTestCase {
         XCTAssertEqual(mixed.term, "A B", "positive conditions only")
         XCTAssertNil(mixed.attribute, "two tags: no one attribute")
         XCTAssertEqual(try plan(.match(.file, .equals, "itunes:track:1001")), .lookup([1001]))
-        XCTAssertThrowsError(try plan(.not(.match(.tag(.artist), .equals, "x"))), "nothing to search for")
+        XCTAssertEqual(try plan(.not(.match(.tag(.artist), .equals, "x"))), .nothing, "nothing to search for: nothing found")
+        XCTAssertEqual(try plan(.match(.file, .contains, "tone")), .nothing, "a file name: no files in the catalog")
+    }
+
+    /// MPD's other filter names (src/song/Filter.cxx; `prio` and `added-since` from 0.24) parse
+    /// and answer: a folder matches only at the root, file times and formats match nothing,
+    /// `prio >= N` a queue item's priority.
+    func testTheOtherFilterNames() throws {
+        XCTAssertEqual(try MPDFilter(expression: "(base 'Music')"), .match(.base, .equals, "Music"))
+        XCTAssertEqual(try MPDFilter(expression: "(modified-since '2020-01-01T00:00:00Z')"), .match(.modifiedSince, .equals, "2020-01-01T00:00:00Z"))
+        XCTAssertEqual(try MPDFilter(expression: "(added-since '1700000000')"), .match(.addedSince, .equals, "1700000000"))
+        XCTAssertEqual(try MPDFilter(expression: "(AudioFormat =~ '44100:*:*')"), .match(.audioFormat, .mask, "44100:*:*"))
+        XCTAssertEqual(try MPDFilter(expression: "(prio >= 42)"), .match(.prio, .atLeast, "42"))
+        XCTAssertEqual(try MPDFilter(pairs: ["base", "x"], exact: true), .match(.base, .equals, "x"))
+        XCTAssertFalse(try MPDFilter(expression: "(base 'Music')").matches(sine, foldCase: false))
+        XCTAssertTrue(try MPDFilter(expression: "(base '')").matches(sine, foldCase: false), "the root holds everything")
+        XCTAssertFalse(try MPDFilter(expression: "(modified-since '0')").matches(sine, foldCase: false))
+        XCTAssertTrue(try MPDFilter(expression: "(prio >= 5)").matches(sine, priority: 5, foldCase: false))
+        XCTAssertFalse(try MPDFilter(expression: "(prio >= 5)").matches(sine, priority: 4, foldCase: false))
+        XCTAssertThrowsError(try MPDFilter(expression: "(AudioFormat != 'x')")) { XCTAssertEqual(($0 as? MPDError)?.message, "'==' or '=~' expected") }
+        XCTAssertThrowsError(try MPDFilter(expression: "(prio == 3)")) { XCTAssertEqual(($0 as? MPDError)?.message, "'>=' expected") }
+        XCTAssertEqual(try MPDFilter(expression: "((artist == 'x') AND (base 'y'))").catalogPlan(limit: 10),
+                       .search({ var q = CatalogQuery(term: "x", limit: 10); q.media = "music"; q.entity = "song"; q.attribute = "artistTerm"; return q }()))
+    }
+
+    /// `move`'s destination: absolute, or `+N`/`-N` from the current song as the queue is once the
+    /// moved range is out of it (MPD 0.23's ParseMoveDestination).
+    func testMoveDestinationsRelativeToTheCurrentSong() throws {
+        var status = StatusReport(state: .playing, index: 2, positionMs: 0, durationMs: nil, queueLength: 6, track: nil, error: nil, output: "")
+        XCTAssertEqual(try MPDCommands.destination("+0", moving: 4..<5, status), 3)
+        XCTAssertEqual(try MPDCommands.destination("+1", moving: 4..<5, status), 4)
+        XCTAssertEqual(try MPDCommands.destination("-0", moving: 4..<5, status), 2)
+        XCTAssertEqual(try MPDCommands.destination("+0", moving: 0..<1, status), 2, "the current song moves up when the range leaves from before it")
+        XCTAssertEqual(try MPDCommands.destination("3", moving: 0..<1, status), 3)
+        XCTAssertThrowsError(try MPDCommands.destination("+0", moving: 2..<3, status)) {
+            XCTAssertEqual(($0 as? MPDError)?.message, "Cannot move current song relative to itself")
+        }
+        XCTAssertThrowsError(try MPDCommands.destination("6", moving: 0..<1, status))
+        XCTAssertThrowsError(try MPDCommands.destination("-3", moving: 4..<5, status))
+        status.index = nil
+        XCTAssertThrowsError(try MPDCommands.destination("+0", moving: 4..<5, status)) { XCTAssertEqual(($0 as? MPDError)?.code, .playerSync) }
+    }
+
+    func testTimestampsAsMPDWritesThem() {
+        XCTAssertEqual(MPDResponse.timestamp(0), "1970-01-01T00:00:00Z")
+        XCTAssertEqual(MPDResponse.timestamp(951_782_400), "2000-02-29T00:00:00Z")
+        XCTAssertEqual(MPDResponse.timestamp(1_795_791_845), "2026-11-27T15:04:05Z")
     }
 
     func testSearchArgumentsSortWindowPositionAndGroup() throws {
@@ -171,6 +218,8 @@ final class MPDProtocolTests: XCTestCase {
         XCTAssertEqual(try MPDRange("2:").range(count: 5), 2..<5)
         XCTAssertEqual(try MPDRange("2:99").range(count: 5), 2..<5)
         XCTAssertThrowsError(try MPDRange("5").range(count: 5), "past the end")
+        XCTAssertEqual(try MPDRange("5").range(count: 5, clip: true), 5..<5, "playlistinfo at the queue's length")
+        XCTAssertThrowsError(try MPDRange("6").range(count: 5, clip: true))
         XCTAssertThrowsError(try MPDRange("x"))
         XCTAssertThrowsError(try MPDRange("3:1"))
         XCTAssertThrowsError(try MPDRange("-1"))

@@ -6,7 +6,7 @@ PREVIEWD_APT_PACKAGES=(libavformat-dev libavcodec-dev libswresample-dev libswsca
                        libasound2-dev libasound2-plugins
                        libcurl4-openssl-dev libebur128-dev libsystemd-dev pkg-config pulseaudio pulseaudio-utils ffmpeg openssl ca-certificates
                        systemd man-db bash-completion dbus-daemon playerctl snapserver snapclient pipewire wireplumber pipewire-pulse tmux
-                       python3 iproute2 util-linux mpv libxml2-utils mpc python3-mpd ncmpcpp
+                       python3 iproute2 util-linux mpv libxml2-utils mpc python3-mpd ncmpcpp ncmpc
                        python3-musicbrainzngs python3-dbus python3-gi
                        libqrencode-dev zbar-tools)
 # previewd-web's browser tests (Web/Tests/test_browser.py): Debian's chromium driven by selenium.

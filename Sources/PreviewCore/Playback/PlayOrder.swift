@@ -40,6 +40,18 @@ public struct PlayOrder: Equatable, Sendable {
         shuffle = ids + added
     }
 
+    /// Orders what a shuffle plays after `current` by the items' priority, highest first, keeping
+    /// the shuffled order among equals (MPD: priority orders what random plays next).
+    public mutating func prioritize(in queue: PlayQueue, after current: Int?) {
+        guard let ids = shuffle else { return }
+        let start = current.flatMap { ids.firstIndex(of: $0) }.map { $0 + 1 } ?? 0
+        let rest = ids[start...].enumerated().sorted { a, b in
+            let (p, q) = (queue[id: a.element]?.priority ?? 0, queue[id: b.element]?.priority ?? 0)
+            return p != q ? p > q : a.offset < b.offset
+        }
+        shuffle = Array(ids[..<start]) + rest.map(\.element)
+    }
+
     /// The item ids in play order.
     public func ids(in queue: PlayQueue) -> [Int] { shuffle ?? queue.ids }
 

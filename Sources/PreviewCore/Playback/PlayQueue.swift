@@ -125,6 +125,36 @@ public struct PlayQueue: Equatable, Sendable {
         changed()
     }
 
+    /// Swaps the items with ids `a` and `b` (MPD's `swap`), as one change.
+    public mutating func swap(_ a: Int, _ b: Int) {
+        guard let i = positions[a], let j = positions[b], i != j else { return }
+        items.swapAt(i, j)
+        changed()
+    }
+
+    /// Gives the items with `ids` priority `priority` (MPD's `prio`); the ones it changes are
+    /// marked changed, as an edit.
+    public mutating func setPriority(_ priority: Int, ids: [Int]) {
+        let changing = ids.compactMap { positions[$0] }.filter { items[$0].priority != priority }
+        guard !changing.isEmpty else { return }
+        version += 1
+        for position in changing {
+            items[position].priority = priority
+            changedAt[items[position].id] = version
+        }
+    }
+
+    /// Forgets every item's failure (MPD's `clearerror`): they may be tried again.
+    public mutating func clearFailures() {
+        let failed = items.indices.filter { items[$0].failure != nil }
+        guard !failed.isEmpty else { return }
+        version += 1
+        for position in failed {
+            items[position].status = .ok
+            changedAt[items[position].id] = version
+        }
+    }
+
     /// Puts the items in `range` (the whole queue when nil) in a random order drawn from `seed`, as
     /// one change (MPD's `shuffle`: the queue itself reordered, not a play order).
     public mutating func shuffle(_ range: Range<Int>? = nil, seed: UInt64) {

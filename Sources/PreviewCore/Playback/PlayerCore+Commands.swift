@@ -43,7 +43,65 @@ extension PlayerCore {
     private mutating func setVolume(_ level: Int, muted: Bool) -> [Effect] {
         guard (level, muted) != (volume, self.muted) else { return [] }
         (volume, self.muted) = (level, muted)
-        return [.setVolume(level, muted: muted), .notify(.volume(level, muted: muted))]
+        return [.setVolume(level, muted: muted || !outputEnabled), .notify(.volume(level, muted: muted))]
+    }
+
+    /// Makes the output sound or play silently (nil toggles); the clock runs either way, as MPD's
+    /// one output disabled. The volume and mute are kept for when it sounds again.
+    public mutating func setOutput(enabled: Bool?) -> [Effect] {
+        let on = enabled ?? !outputEnabled
+        guard on != outputEnabled else { return [] }
+        outputEnabled = on
+        return [.setVolume(volume, muted: muted || !on), .notify(.outputEnabled(on))]
+    }
+
+    /// Loudness normalisation per track or off, from now on: the tracks held take their new gain
+    /// smoothly (the current one too).
+    public mutating func setNormalization(_ mode: LoudnessNormalization.Mode) -> [Effect] {
+        guard mode != policy.normalization.mode else { return [] }
+        policy.normalization.mode = mode
+        var effects: [Effect] = []
+        for slot in [current].compactMap({ $0 }) + prefetched.values where slot.gain != nil {
+            let gain = mode == .off ? TrackGain.off
+                : measurements[slot.url].map { policy.normalization.gain(for: $0) } ?? policy.normalization.defaultGain(recent: recentGains)
+            resetGain(slot.id, gain)
+            effects.append(.setGain(slot.id, gain, smoothly: true))
+        }
+        return effects + [.notify(.normalization(mode))]
+    }
+
+    /// Clears the last error and every item's failure (MPD's `clearerror`), so play and resume
+    /// try them again.
+    public mutating func clearError() -> [Effect] {
+        lastError = nil
+        return edit { queue in
+            queue.clearFailures()
+            return nil
+        }
+    }
+
+    /// Swaps two items (MPD's `swap`, `swapid`); the current track plays on wherever it goes.
+    public mutating func swap(_ a: QueueRef, _ b: QueueRef) throws(ControlError) -> [Effect] {
+        let (x, y) = (try queue.id(of: a), try queue.id(of: b))
+        return edit { queue in
+            queue.swap(x, y)
+            return nil
+        }
+    }
+
+    /// Gives items priority `priority` (0–255, MPD's `prio`): a shuffle plays the higher sooner.
+    public mutating func setPriority(_ priority: Int, of refs: [QueueRef]) throws(ControlError) -> [Effect] {
+        guard (0...255).contains(priority) else { throw ControlError(.badArgument, "priority must be 0–255 (got \(priority))") }
+        var ids: [Int] = []
+        for ref in refs { ids.append(try queue.id(of: ref)) }
+        return try command { core, effects throws(ControlError) in
+            let version = core.queue.version
+            core.queue.setPriority(priority, ids: ids)
+            guard core.queue.version != version else { return }
+            effects.append(.notify(.queue(length: core.queue.count, version: core.queue.version)))
+            try core.feed(.prioritized, into: &effects)
+            core.dropNeighbours(into: &effects)   // what plays next may have changed
+        }
     }
 
     // MARK: The queue

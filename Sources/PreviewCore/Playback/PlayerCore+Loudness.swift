@@ -56,6 +56,9 @@ extension PlayerCore {
         notifyLoudness(url: slot.url, into: &effects)
     }
 
+    /// A gain chosen anew (the normalisation changed): final, the slot's heard state kept.
+    mutating func resetGain(_ id: SlotID, _ gain: TrackGain) { setSlotGain(id, gain, provisional: false) }
+
     private mutating func setSlotGain(_ id: SlotID, _ gain: TrackGain, provisional: Bool) {
         if current?.id == id {
             current?.gain = gain

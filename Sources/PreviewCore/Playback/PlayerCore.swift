@@ -168,6 +168,8 @@ public struct PlayerCore: Equatable, Sendable {
     /// The output's volume, 0–100, and mute.
     public internal(set) var volume = 100
     public internal(set) var muted = false
+    /// The output sounds (MPD's `enableoutput`), or plays silently, its clock running (`disableoutput`).
+    public internal(set) var outputEnabled = true
     /// The last failure the listener should see (a track's, the output's); cleared by what fixes it.
     public internal(set) var lastError: String?
     /// Whether the last search has another page.
@@ -180,7 +182,7 @@ public struct PlayerCore: Equatable, Sendable {
     /// the path of the current one's once it is here.
     public internal(set) var artworkWindow: [String] = []
     public internal(set) var artworkPaths: [String: String] = [:]
-    public let policy: Policy
+    public internal(set) var policy: Policy
     var lastSlot: SlotID = 0
     var followUps: [Transport.Input] = []
     /// What subscribers were told of the current track: its item and its artwork.

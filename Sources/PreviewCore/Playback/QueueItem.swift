@@ -15,6 +15,8 @@ public struct QueueItem: Codable, Equatable, Sendable {
     public var track: Track
     /// Whether it failed.
     public var status: Status
+    /// MPD's priority, 0–255: in a shuffled order, higher plays sooner (0: none).
+    public var priority = 0
 
     /// An item for `track` with `id`.
     public init(track: Track, id: Int = 0, status: Status = .ok) {
@@ -36,7 +38,7 @@ public struct QueueItem: Codable, Equatable, Sendable {
         return nil
     }
 
-    private enum CodingKeys: String, CodingKey { case id, track, failed, error }
+    private enum CodingKeys: String, CodingKey { case id, track, failed, error, priority }
 
     public init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
@@ -47,6 +49,7 @@ public struct QueueItem: Codable, Equatable, Sendable {
         } else {
             status = .ok
         }
+        priority = try c.decodeIfPresent(Int.self, forKey: .priority) ?? 0
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -55,5 +58,6 @@ public struct QueueItem: Codable, Equatable, Sendable {
         try c.encode(track, forKey: .track)
         try c.encode(failure != nil, forKey: .failed)
         try c.encodeIfPresent(failure, forKey: .error)
+        if priority > 0 { try c.encode(priority, forKey: .priority) }
     }
 }

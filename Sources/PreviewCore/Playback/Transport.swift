@@ -60,6 +60,8 @@ public struct Transport: Equatable, Sendable {
         case setShuffle(Bool, seed: UInt64)
         /// Shuffle in exactly this order of the queue's item ids (each once).
         case setShuffleOrder([Int])
+        /// Items' priorities changed: a shuffle plays the higher ones sooner.
+        case prioritized
         /// Stop (or repeat) at the end of the current track.
         case setSingle(SingleMode)
         /// Remove each item from the queue once it has played.
@@ -295,6 +297,10 @@ public struct Transport: Equatable, Sendable {
         case .setShuffle(let on, let newSeed):
             seed = newSeed
             order = on ? .shuffled(queue, first: item, seed: nextSeed()) : PlayOrder()
+            return []
+
+        case .prioritized:
+            order.prioritize(in: queue, after: item)
             return []
 
         case .setShuffleOrder(let ids):

@@ -97,6 +97,30 @@ extension ControlCommand {
                 throw ControlError(.badArgument, "move needs \"from\" (or \"fromId\") and \"to\" (or \"toId\")")
             }
             self = .move(from: from, to: to)
+        case "swap":
+            guard let a = try Self.ref(args), let b = try Self.ref(args, index: "with", id: "withId") else {
+                throw ControlError(.badArgument, "swap needs \"index\" (or \"id\") and \"with\" (or \"withId\")")
+            }
+            self = .swap(a, b)
+        case "priority":
+            guard let priority = try Self.int(args, "priority"), (0...255).contains(priority) else {
+                throw ControlError(.badArgument, "priority needs \"priority\": 0–255")
+            }
+            guard case .array(let list)? = args["ids"], case let ids = list.compactMap(\.intValue), ids.count == list.count,
+                  (1...PlayQueue.maxCount).contains(ids.count), ids.allSatisfy({ $0 > 0 }) else {
+                throw ControlError(.badArgument, "priority needs \"ids\": the queue items' ids")
+            }
+            self = .setPriority(priority, ids.map { .id($0) })
+        case "clearerror": self = .clearError
+        case "output":
+            guard let enabled = args["enabled"], enabled != .null else { self = .setOutput(enabled: nil); break }
+            guard let value = enabled.boolValue else { throw ControlError(.badArgument, "\"enabled\" must be true or false") }
+            self = .setOutput(enabled: value)
+        case "normalize":
+            guard let mode = args["mode"]?.stringValue.flatMap(LoudnessNormalization.Mode.init(rawValue:)) else {
+                throw ControlError(.badArgument, "normalize needs \"mode\": \"track\" or \"off\"")
+            }
+            self = .setNormalization(mode)
         case "subscribe": self = .subscribe(position: try Self.bool(args, "position") ?? false)
         case "play":
             let item = try Self.ref(args)
@@ -175,6 +199,11 @@ extension ControlCommand {
         case "forget": self = .forget(try Self.listName(args))
         case "rename": self = .rename(try Self.listName(args), to: try Self.listName(args, "to"))
         case "listadd": self = .listAdd(try Self.listName(args), try AddSource(args))
+        case "listmove":
+            guard let from = try Self.index(args, "from"), let to = try Self.index(args, "to") else {
+                throw ControlError(.badArgument, "listmove needs \"from\" and \"to\" (indexes)")
+            }
+            self = .listMove(try Self.listName(args), from: from, to: to)
         case "listremove": self = .listRemove(try Self.listName(args), index: try Self.index(args, "index"))
         case "mark": self = .mark(try Self.ref(args))
         case "unmark": self = .unmark(try Self.ref(args))

@@ -57,6 +57,14 @@ extension ControlCommand {
         case .remove(let item): return ControlRequest(id: id, cmd: "remove", args: Self.args(item))
         case .move(let from, let to):
             return ControlRequest(id: id, cmd: "move", args: Self.args(from, index: "from", id: "fromId").merging(Self.args(to, index: "to", id: "toId")) { $1 })
+        case .swap(let a, let b):
+            return ControlRequest(id: id, cmd: "swap", args: Self.args(a).merging(Self.args(b, index: "with", id: "withId")) { $1 })
+        case .setPriority(let priority, let refs):
+            let ids: [JSONValue] = refs.compactMap { if case .id(let id) = $0 { .number(Double(id)) } else { nil } }
+            return ControlRequest(id: id, cmd: "priority", args: ["priority": .number(Double(priority)), "ids": .array(ids)])
+        case .clearError: return ControlRequest(id: id, cmd: "clearerror")
+        case .setOutput(let enabled): return ControlRequest(id: id, cmd: "output", args: enabled.map { ["enabled": .bool($0)] })
+        case .setNormalization(let mode): return ControlRequest(id: id, cmd: "normalize", args: ["mode": .string(mode.rawValue)])
         case .subscribe(let position): return ControlRequest(id: id, cmd: "subscribe", args: ["position": .bool(position)])
         case .play(let item, let startMs, let paused):
             var args = item.map { Self.args($0) } ?? [:]
@@ -92,6 +100,8 @@ extension ControlCommand {
         case .rename(let name, let new): return ControlRequest(id: id, cmd: "rename", args: ["name": .string(name.description), "to": .string(new.description)])
         case .listAdd(let name, let source):
             return ControlRequest(id: id, cmd: "listadd", args: source.args.merging(["name": .string(name.description)]) { $1 })
+        case .listMove(let name, let from, let to):
+            return ControlRequest(id: id, cmd: "listmove", args: ["name": .string(name.description), "from": .number(Double(from)), "to": .number(Double(to))])
         case .listRemove(let name, let index):
             var args: [String: JSONValue] = ["name": .string(name.description)]
             if let index { args["index"] = .number(Double(index)) }

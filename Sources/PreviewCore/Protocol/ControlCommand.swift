@@ -30,6 +30,16 @@ public enum ControlCommand: Equatable, Sendable {
     case share
     /// Empty the queue (playback stops).
     case clear
+    /// Swap two queue items (by index or id); the current track keeps playing.
+    case swap(QueueRef, QueueRef)
+    /// Give queue items a priority, 0–255 (MPD's `prio`): a shuffled order plays the higher sooner.
+    case setPriority(Int, [QueueRef])
+    /// Forget the last error and every item's failure, so play and resume try them again.
+    case clearError
+    /// Make the output sound, or play silently with its clock running (nil toggles).
+    case setOutput(enabled: Bool?)
+    /// Loudness normalisation per track or off, from now on (as `--normalize`).
+    case setNormalization(LoudnessNormalization.Mode)
     /// Reorder the queue's items from `start` up to `end` (all when nil) at random, as one change.
     case shuffleQueue(Range<Int>?)
     /// Remove one queue item; removing the current one plays the next.
@@ -84,6 +94,8 @@ public enum ControlCommand: Equatable, Sendable {
     case rename(ListName, to: ListName)
     /// Add tracks (or catalog ids) to the end of list `name`.
     case listAdd(ListName, AddSource)
+    /// Move the track at `from` of list `name` to `to`.
+    case listMove(ListName, from: Int, to: Int)
     /// Remove the track at `index` of list `name` (every track when nil).
     case listRemove(ListName, index: Int?)
     /// Add a queue item (the current one when nil) to the shortlist (the list `marked`), or take it off.

@@ -13,6 +13,10 @@ public enum ControlEvent: Equatable, Sendable {
     /// The audio output went away (why) or came back.
     case outputLost(String)
     case outputBack
+    /// The output was made to sound again, or to play silently (its clock running).
+    case outputEnabled(Bool)
+    /// Loudness normalisation was set per track or off.
+    case normalization(LoudnessNormalization.Mode)
     /// Volume or mute changed.
     case volume(Int, muted: Bool)
     /// Repeat, shuffle, single or consume changed.
@@ -58,6 +62,10 @@ extension ControlEvent: Encodable {
             try put("event", "output"); try put("state", "lost"); try put("reason", why)
         case .outputBack:
             try put("event", "output"); try put("state", "ok")
+        case .outputEnabled(let on):
+            try put("event", "output"); try put("state", on ? "enabled" : "disabled")
+        case .normalization(let mode):
+            try put("event", "normalization"); try put("mode", mode.rawValue)
         case .volume(let level, let muted):
             try put("event", "volume"); try put("volume", level); try put("muted", muted)
         case .modes(let modes):

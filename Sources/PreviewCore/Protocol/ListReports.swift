@@ -2,10 +2,13 @@
 public struct ListSummary: Codable, Equatable, Sendable {
     public var name: String
     public var count: Int
+    /// When it was last written, seconds since 1970 (MPD's `Last-Modified`).
+    public var modified: Int?
 
-    public init(name: String, count: Int) {
+    public init(name: String, count: Int, modified: Int? = nil) {
         self.name = name
         self.count = count
+        self.modified = modified
     }
 }
 

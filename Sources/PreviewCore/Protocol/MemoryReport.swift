@@ -13,6 +13,9 @@ public struct MemoryReport: Codable, Equatable, Sendable {
     public var stores: [StoreReport]
     /// previewd's anonymous resident memory in bytes (`/proc/self/smaps_rollup`), when readable.
     public var anonymousBytes: Int?
+    /// Calls made to the catalog API since the start (answers from the cache and the track memory
+    /// are not calls).
+    public var catalogCalls: Int?
 
     /// A report of `live` objects, the `window`, the `stores` and the anonymous memory.
     public init(live: LiveObjectCounts, window: Int, stores: [StoreReport], anonymousBytes: Int?) {

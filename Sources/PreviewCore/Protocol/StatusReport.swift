@@ -54,11 +54,15 @@ public struct StatusReport: Codable, Equatable, Sendable {
     public var audio: String?
     /// The current track's artwork, once fetched: the path of the cached JPEG or PNG file.
     public var artwork: String?
+    /// The output sounds; false: it plays silently, its clock running (`output {"enabled": false}`).
+    public var outputEnabled: Bool = true
+    /// Loudness normalisation: `track` or `off`.
+    public var normalization: LoudnessNormalization.Mode = .track
 
     private enum CodingKeys: String, CodingKey {
         case state, index, id, queueVersion, positionMs, durationMs, queueLength, track, error, output
         case buffering, volume, muted, `repeat`, shuffle, slots, switchMicroseconds, loudness, hasNext, artwork
-        case nextId, nextIndex, single, consume, marked, audio
+        case nextId, nextIndex, single, consume, marked, audio, outputEnabled, normalization
     }
 
     public init(from decoder: any Decoder) throws {
@@ -89,6 +93,8 @@ public struct StatusReport: Codable, Equatable, Sendable {
         consume = try c.decodeIfPresent(Bool.self, forKey: .consume) ?? false
         marked = try c.decodeIfPresent(Bool.self, forKey: .marked) ?? false
         audio = try c.decodeIfPresent(String.self, forKey: .audio)
+        outputEnabled = try c.decodeIfPresent(Bool.self, forKey: .outputEnabled) ?? true
+        normalization = try c.decodeIfPresent(String.self, forKey: .normalization).flatMap(LoudnessNormalization.Mode.init(rawValue:)) ?? .track
     }
 
     /// Encodes every key, absent values as `null`, so clients can rely on the keys being there.
@@ -120,6 +126,8 @@ public struct StatusReport: Codable, Equatable, Sendable {
         try c.encode(consume, forKey: .consume)
         try c.encode(marked, forKey: .marked)
         try c.encode(audio, forKey: .audio)
+        try c.encode(outputEnabled, forKey: .outputEnabled)
+        try c.encode(normalization.rawValue, forKey: .normalization)
     }
 
     /// A report with every field given.

@@ -1,7 +1,6 @@
 /// Every command previewd answers, sorted by name, in one table: the dispatcher, `commands` and
 /// `notcommands` all read it, so what is advertised is what is served. Commands previewd cannot
-/// carry out (crossfade, prio, channels, stickers, the database's update) are not in it and get
-/// MPD's `unknown command`.
+/// carry out (channels, stickers, partitions, mounts) are not in it and get MPD's `unknown command`.
 public enum MPDCommandTable {
     /// The table, sorted by name.
     public static let all: [MPDCommand] = [
@@ -10,6 +9,7 @@ public enum MPDCommandTable {
         MPDCommand("albumart", .read, 2, 2, MPDCommands.albumart),
         MPDCommand("binarylimit", .none, 1, 1, MPDCommands.binarylimit),
         MPDCommand("clear", .control, 0, 0, MPDCommands.clear),
+        MPDCommand("clearerror", .control, 0, 0, MPDCommands.clearerror),
         MPDCommand("close", .none, 0, nil, MPDCommands.handledByProtocol),
         MPDCommand("command_list_begin", .none, 0, 0, MPDCommands.handledByProtocol),
         MPDCommand("command_list_end", .none, 0, 0, MPDCommands.handledByProtocol),
@@ -22,6 +22,7 @@ public enum MPDCommandTable {
         MPDCommand("decoders", .read, 0, 0, MPDCommands.decoders),
         MPDCommand("delete", .control, 1, 1, MPDCommands.delete),
         MPDCommand("deleteid", .control, 1, 1, MPDCommands.deleteid),
+        MPDCommand("disableoutput", .admin, 1, 1, MPDCommands.disableoutput),
         MPDCommand("enableoutput", .admin, 1, 1, MPDCommands.enableoutput),
         MPDCommand("find", .read, 1, nil, MPDCommands.find),
         MPDCommand("findadd", .add, 1, nil, MPDCommands.findadd),
@@ -30,6 +31,7 @@ public enum MPDCommandTable {
         MPDCommand("list", .read, 1, nil, MPDCommands.list),
         MPDCommand("listall", .read, 0, 1, MPDCommands.listall),
         MPDCommand("listallinfo", .read, 0, 1, MPDCommands.listall),
+        MPDCommand("listpartitions", .read, 0, 0, MPDCommands.listpartitions),
         MPDCommand("listplaylist", .read, 1, 2, MPDCommands.listplaylist),
         MPDCommand("listplaylistinfo", .read, 1, 2, MPDCommands.listplaylistinfo),
         MPDCommand("listplaylists", .read, 0, 0, MPDCommands.listplaylists),
@@ -41,6 +43,7 @@ public enum MPDCommandTable {
         MPDCommand("noidle", .read, 0, 0, MPDCommands.handledByProtocol),
         MPDCommand("notcommands", .none, 0, 0, MPDCommands.notcommands),
         MPDCommand("outputs", .read, 0, 0, MPDCommands.outputs),
+        MPDCommand("partition", .read, 1, 1, MPDCommands.partition),
         MPDCommand("password", .none, 1, 1, MPDCommands.password),
         MPDCommand("pause", .control, 0, 1, MPDCommands.pause),
         MPDCommand("ping", .none, 0, 0, MPDCommands.ping),
@@ -53,15 +56,20 @@ public enum MPDCommandTable {
         MPDCommand("playlistfind", .read, 1, nil, MPDCommands.playlistfind),
         MPDCommand("playlistid", .read, 0, 1, MPDCommands.playlistid),
         MPDCommand("playlistinfo", .read, 0, 1, MPDCommands.playlistinfo),
+        MPDCommand("playlistmove", .control, 3, 3, MPDCommands.playlistmove),
         MPDCommand("playlistsearch", .read, 1, nil, MPDCommands.playlistsearch),
         MPDCommand("plchanges", .read, 1, 2, MPDCommands.plchanges),
         MPDCommand("plchangesposid", .read, 1, 2, MPDCommands.plchangesposid),
         MPDCommand("previous", .control, 0, 0, MPDCommands.previous),
+        MPDCommand("prio", .control, 2, nil, MPDCommands.prio),
+        MPDCommand("prioid", .control, 2, nil, MPDCommands.prioid),
         MPDCommand("random", .control, 1, 1, MPDCommands.random),
         MPDCommand("readpicture", .read, 2, 2, MPDCommands.readpicture),
         MPDCommand("rename", .control, 2, 2, MPDCommands.rename),
         MPDCommand("repeat", .control, 1, 1, MPDCommands.repeatMode),
+        MPDCommand("replay_gain_mode", .control, 1, 1, MPDCommands.replayGainMode),
         MPDCommand("replay_gain_status", .read, 0, 0, MPDCommands.replayGainStatus),
+        MPDCommand("rescan", .control, 0, 1, MPDCommands.update),
         MPDCommand("rm", .control, 1, 1, MPDCommands.rm),
         MPDCommand("save", .control, 1, 2, MPDCommands.save),
         MPDCommand("search", .read, 1, nil, MPDCommands.search),
@@ -75,7 +83,11 @@ public enum MPDCommandTable {
         MPDCommand("stats", .read, 0, 0, MPDCommands.stats),
         MPDCommand("status", .read, 0, 0, MPDCommands.status),
         MPDCommand("stop", .control, 0, 0, MPDCommands.stop),
+        MPDCommand("swap", .control, 2, 2, MPDCommands.swap),
+        MPDCommand("swapid", .control, 2, 2, MPDCommands.swapid),
         MPDCommand("tagtypes", .read, 0, nil, MPDCommands.tagtypes),
+        MPDCommand("toggleoutput", .admin, 1, 1, MPDCommands.toggleoutput),
+        MPDCommand("update", .control, 0, 1, MPDCommands.update),
         MPDCommand("urlhandlers", .read, 0, 0, MPDCommands.urlhandlers),
         MPDCommand("volume", .control, 1, 1, MPDCommands.volume),
     ]

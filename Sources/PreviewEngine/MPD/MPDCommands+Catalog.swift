@@ -51,8 +51,12 @@ extension MPDCommands {
     /// filter there is no database to list: the answer is empty, at once.
     static func list(_ call: MPDCall) async throws(MPDError) {
         let name = call.argument(0) ?? ""
-        guard let field = MPDFilter.Field(named: name), field != .any else { throw MPDError(.arg, "Unknown tag type: \(name.prefix(64))") }
-        if case .unfilled = field { return }
+        let field = MPDFilter.Field(named: name)
+        switch field {
+        case .file?, .tag?: break
+        case .unfilled?: return
+        default: throw MPDError(.arg, "Unknown tag type: \(name.prefix(64))")
+        }
         var rest = Array(call.arguments.dropFirst())
         if rest.count == 1, !rest[0].hasPrefix("("), case .tag(.album) = field { rest = ["artist", rest[0]] }   // `list album ARTIST` (MPD < 0.21)
         let search = try MPDSearch(rest, exact: true, filterRequired: false)
@@ -61,11 +65,7 @@ extension MPDCommands {
         var seen = Set<[String]>()
         for track in tracks {
             let groups = search.groups.map { $0.value(of: track) ?? "" }
-            let value = switch field {
-            case .file: MPDSong.uri(of: track)
-            case .tag(let tag): tag.value(of: track) ?? ""
-            case .any, .unfilled: ""
-            }
+            let value = if case .tag(let tag)? = field { tag.value(of: track) ?? "" } else { MPDSong.uri(of: track) }
             guard seen.insert(groups + [value]).inserted else { continue }
             for (tag, group) in zip(search.groups, groups) { call.response.add(tag.rawValue, group) }
             let key = if case .tag(let tag) = field { tag.rawValue } else { "file" }
@@ -99,6 +99,7 @@ extension MPDCommands {
         guard let filter = search.filter else { return [] }
         let found: [Track]
         switch try filter.catalogPlan() {
+        case .nothing: return []
         case .lookup(let ids): found = try await lookup(ids, call)
         case .search(let query):
             let result: ControlResult

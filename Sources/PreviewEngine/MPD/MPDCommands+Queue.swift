@@ -35,13 +35,17 @@ extension MPDCommands {
             let found = try await lookup([id], call)
             guard !found.isEmpty else { throw MPDError(.noExist, "No such song: nothing to play under \(uri.prefix(64))") }
             source = .tracks(Array(found.prefix(PlayQueue.maxCount)))
-        case .url(let url):
-            var track = Track(trackName: url.split(separator: "/").last.map(String.init), previewUrl: url)
-            track.kind = "song"
-            track.wrapperType = "track"
-            source = .tracks([track])
+        case .url(let url): source = .tracks([urlTrack(url)])
         }
         return try await add(source, at: at, call)
+    }
+
+    /// The track of a preview URL given to `add`.
+    static func urlTrack(_ url: String) -> Track {
+        var track = Track(trackName: url.split(separator: "/").last.map(String.init), previewUrl: url)
+        track.kind = "song"
+        track.wrapperType = "track"
+        return track
     }
 
     /// Adds `source` at `at`; an error when nothing could be queued, saying why.
@@ -93,26 +97,101 @@ extension MPDCommands {
     }
 
     /// `move FROM|START:END TO`: a range moves one song at a time, so that it starts at TO (mpc
-    /// `insert` adds at the end, then moves the new songs up).
+    /// `insert` adds at the end, then moves the new songs up). TO may be `+N`/`-N` from the
+    /// current song (myMPD's "play after current" sends `moveid ID +0`).
     static func move(_ call: MPDCall) async throws(MPDError) {
-        let range = try MPDRange(call.argument(0) ?? "").range(count: call.status().queueLength)
-        let to = try call.int(1, in: 0...Int.max)
-        guard !range.isEmpty, to != range.lowerBound else { return }
+        let status = call.status()
+        let range = try MPDRange(call.argument(0) ?? "").range(count: status.queueLength)
+        guard !range.isEmpty else { return }
+        try await move(range, to: try destination(call.argument(1) ?? "", moving: range, status), call)
+    }
+
+    /// `moveid ID TO`.
+    static func moveid(_ call: MPDCall) async throws(MPDError) {
+        let id = try call.int(0, in: 0...Int(UInt32.max))
+        let status = call.status()
+        guard let from = try await call.queue().items.firstIndex(where: { $0.id == id }) else { throw MPDError(.noExist, "No such song") }
+        try await move(from..<(from + 1), to: try destination(call.argument(1) ?? "", moving: from..<(from + 1), status), call)
+    }
+
+    private static func move(_ range: Range<Int>, to: Int, _ call: MPDCall) async throws(MPDError) {
+        guard to != range.lowerBound else { return }
         for k in 0..<range.count {
             let (from, place) = to < range.lowerBound ? (range.lowerBound + k, to + k) : (range.lowerBound, to + range.count - 1)
             _ = try await call.perform(.move(from: .index(from), to: .index(place)))
         }
     }
 
-    static func moveid(_ call: MPDCall) async throws(MPDError) {
-        let id = try call.int(0, in: 1...Int.max), to = try call.int(1, in: 0...Int.max)
-        _ = try await call.perform(.move(from: .id(id), to: .index(to)))
+    /// Where `move` puts `range`: an absolute position, or `+N`/`-N` from the current song as the
+    /// queue will be once the range is out of it (MPD's ParseMoveDestination, src/command/PositionArg.cxx).
+    static func destination(_ text: String, moving range: Range<Int>, _ status: StatusReport) throws(MPDError) -> Int {
+        let length = status.queueLength
+        let sign = text.first.flatMap { $0 == "+" || $0 == "-" ? $0 : nil }
+        guard let n = UInt32(sign == nil ? Substring(text) : text.dropFirst()).map(Int.init) else { throw MPDError(.arg, "Integer expected: \(text.prefix(32))") }
+        guard let sign else {
+            guard n <= length - range.count else { throw MPDError(.arg, "Number too large: \(text.prefix(32))") }
+            return n
+        }
+        guard var current = status.index else { throw MPDError(.playerSync, "No current song") }
+        guard !range.contains(current) else { throw MPDError(.arg, "Cannot move current song relative to itself") }
+        if current >= range.upperBound { current -= range.count }
+        guard n <= length - current - range.count else { throw MPDError(.arg, "Number too large: \(text.prefix(32))") }
+        if sign == "+" { return current + 1 + n }
+        guard n <= current else { throw MPDError(.arg, "Number too large: \(text.prefix(32))") }
+        return current - n
     }
 
-    /// `playlistinfo [POS|START:END]`.
+    /// `swap POS1 POS2`.
+    static func swap(_ call: MPDCall) async throws(MPDError) {
+        let count = call.status().queueLength
+        let a = try call.int(0, in: 0...Int(UInt32.max)), b = try call.int(1, in: 0...Int(UInt32.max))
+        guard a < count, b < count else { throw MPDError(.arg, "Bad song index") }
+        _ = try await call.perform(.swap(.index(a), .index(b)))
+    }
+
+    /// `swapid ID1 ID2`.
+    static func swapid(_ call: MPDCall) async throws(MPDError) {
+        let a = try call.int(0, in: 0...Int(UInt32.max)), b = try call.int(1, in: 0...Int(UInt32.max))
+        let ids = Set(try await call.queue().items.map(\.id))
+        guard ids.contains(a), ids.contains(b) else { throw MPDError(.noExist, "No such song") }
+        _ = try await call.perform(.swap(.id(a), .id(b)))
+    }
+
+    /// `prio PRIORITY START:END…`: the songs in each range get PRIORITY (0–255).
+    static func prio(_ call: MPDCall) async throws(MPDError) {
+        let priority = try priorityArgument(call)
+        let items = try await call.queue().items
+        var refs: [QueueRef] = []
+        for text in call.arguments.dropFirst() {
+            refs += try MPDRange(text).range(count: items.count).map { .id(items[$0].id) }
+        }
+        guard !refs.isEmpty else { return }
+        _ = try await call.perform(.setPriority(priority, refs))
+    }
+
+    /// `prioid PRIORITY ID…`.
+    static func prioid(_ call: MPDCall) async throws(MPDError) {
+        let priority = try priorityArgument(call)
+        let ids = Set(try await call.queue().items.map(\.id))
+        var refs: [QueueRef] = []
+        for i in 1..<call.arguments.count {
+            let id = try call.int(i, in: 0...Int(UInt32.max))
+            guard ids.contains(id) else { throw MPDError(.noExist, "No such song") }
+            refs.append(.id(id))
+        }
+        _ = try await call.perform(.setPriority(priority, refs))
+    }
+
+    private static func priorityArgument(_ call: MPDCall) throws(MPDError) -> Int {
+        guard let n = call.argument(0).flatMap(UInt32.init) else { throw MPDError(.arg, "Integer expected: \((call.argument(0) ?? "").prefix(32))") }
+        guard n <= 255 else { throw MPDError(.arg, "Number too large: \(n)") }
+        return Int(n)
+    }
+
+    /// `playlistinfo [POS|START:END]`: a position at the queue's length answers nothing, as MPD.
     static func playlistinfo(_ call: MPDCall) async throws(MPDError) {
         let queue = try await call.queue()
-        let range = try call.argument(0).map { (text: String) throws(MPDError) in try MPDRange(text).range(count: queue.items.count) }
+        let range = try call.argument(0).map { (text: String) throws(MPDError) in try MPDRange(text).range(count: queue.items.count, clip: true) }
             ?? 0..<queue.items.count
         for i in range { songOf(queue, i, call) }
     }
@@ -139,7 +218,7 @@ extension MPDCommands {
     private static func queueFilter(_ call: MPDCall, exact: Bool) async throws(MPDError) {
         let search = try MPDSearch(call.arguments, exact: exact)
         let queue = try await call.queue()
-        for (i, item) in queue.items.enumerated() where search.filter?.matches(item.track, foldCase: !exact) ?? true {
+        for (i, item) in queue.items.enumerated() where search.filter?.matches(item.track, priority: item.priority, foldCase: !exact) ?? true {
             songOf(queue, i, call)
         }
     }
@@ -148,6 +227,7 @@ extension MPDCommands {
     static func plchanges(_ call: MPDCall) async throws(MPDError) {
         for change in try await changes(call) {
             call.addSong(change.item.track, position: change.index, id: change.item.id)
+            if change.item.priority > 0 { call.response.add("Prio", change.item.priority) }
         }
     }
 
@@ -170,5 +250,6 @@ extension MPDCommands {
     private static func songOf(_ queue: QueueReport, _ i: Int, _ call: MPDCall) {
         let item = queue.items[i]
         call.addSong(item.track, position: i, id: item.id)
+        if item.priority > 0 { call.response.add("Prio", item.priority) }
     }
 }

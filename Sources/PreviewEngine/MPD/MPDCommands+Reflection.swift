@@ -58,17 +58,32 @@ extension MPDCommands {
         for mime in ["audio/mp4", "audio/aac", "audio/mpeg"] { call.response.add("mime_type", mime) }
     }
 
-    /// `outputs`: previewd's one output, always on.
+    /// `outputs`: previewd's one output, sounding or silent (its clock runs either way).
     static func outputs(_ call: MPDCall) async throws(MPDError) {
         call.response.add("outputid", 0)
         call.response.add("outputname", "previewd")
         call.response.add("plugin", "previewd")
-        call.response.add("outputenabled", 1)
+        call.response.add("outputenabled", call.status().outputEnabled ? 1 : 0)
     }
 
-    /// `enableoutput 0`: it is on already.
-    static func enableoutput(_ call: MPDCall) async throws(MPDError) {
-        guard try call.int(0) == 0 else { throw MPDError(.noExist, "No such audio output") }
+    /// `enableoutput 0`, `disableoutput 0`, `toggleoutput 0`: the engine's `output`.
+    static func enableoutput(_ call: MPDCall) async throws(MPDError) { try await setOutput(call, true) }
+    static func disableoutput(_ call: MPDCall) async throws(MPDError) { try await setOutput(call, false) }
+    static func toggleoutput(_ call: MPDCall) async throws(MPDError) { try await setOutput(call, nil) }
+
+    private static func setOutput(_ call: MPDCall, _ enabled: Bool?) async throws(MPDError) {
+        guard try call.int(0, in: 0...Int(UInt32.max)) == 0 else { throw MPDError(.noExist, "No such audio output") }
+        _ = try await call.perform(.setOutput(enabled: enabled))
+    }
+
+    /// `listpartitions`: previewd is one player, MPD's `default` partition (ncmpc's outputs page asks).
+    static func listpartitions(_ call: MPDCall) async throws(MPDError) {
+        call.response.add("partition", "default")
+    }
+
+    /// `partition NAME`: only `default` exists.
+    static func partition(_ call: MPDCall) async throws(MPDError) {
+        guard call.argument(0) == "default" else { throw MPDError(.noExist, "partition does not exist") }
     }
 
     /// `config`: MPD gives local clients its music folder; previewd has none to give.
@@ -76,8 +91,13 @@ extension MPDCommands {
         throw MPDError(.permission, "config: previewd has no music directory to share")
     }
 
-    /// `binarylimit SIZE`: the largest binary chunk this client takes (at least 64, as MPD).
+    /// `binarylimit SIZE`: the largest binary chunk this client takes: 64 bytes to MPD's output
+    /// buffer (8 MiB) less 4 KiB, with MPD's words (src/command/ClientCommands.cxx).
     static func binarylimit(_ call: MPDCall) async throws(MPDError) {
-        call.session.binaryLimit = try call.int(0, in: 64...(1 << 20))
+        let most = (8 << 20) - 4096
+        guard let text = call.argument(0), let value = UInt64(text) else { throw MPDError(.arg, "Integer expected: \((call.argument(0) ?? "").prefix(32))") }
+        guard value <= most else { throw MPDError(.arg, "Number too large: \(text.prefix(32))") }
+        guard value >= 64 else { throw MPDError(.arg, "Value too small") }
+        call.session.binaryLimit = Int(value)
     }
 }

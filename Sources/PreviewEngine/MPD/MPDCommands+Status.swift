@@ -45,9 +45,10 @@ extension MPDCommands {
         call.addSong(track, position: index, id: s.id, durationMs: s.durationMs)
     }
 
-    /// `stats`: previewd has no database; its uptime.
+    /// `stats`: previewd has no database; its uptime, 1 in the first second (a client that reads
+    /// 0 takes the server for Mopidy: Cantata).
     static func stats(_ call: MPDCall) async throws(MPDError) {
-        let uptime = Int((MonotonicClock.nanoseconds() - call.server.started) / 1_000_000_000)
+        let uptime = max(1, Int((MonotonicClock.nanoseconds() - call.server.started) / 1_000_000_000))
         for key in ["artists", "albums", "songs"] { call.response.add(key, 0) }
         call.response.add("uptime", uptime)
         call.response.add("playtime", 0)
@@ -61,9 +62,34 @@ extension MPDCommands {
         call.response.add("volume", s.muted ? 0 : s.volume)
     }
 
-    /// `replay_gain_status`: previewd evens out loudness per track (EBU R128) unless started with
-    /// `--normalize off`, which shows as no loudness in the status.
+    /// `replay_gain_status`: previewd evens out loudness per track (EBU R128, `--normalize`) or not.
     static func replayGainStatus(_ call: MPDCall) async throws(MPDError) {
-        call.response.add("replay_gain_mode", call.status().loudness == nil ? "off" : "track")
+        call.response.add("replay_gain_mode", call.status().normalization.rawValue)
+    }
+
+    /// `replay_gain_mode off|track|album|auto`: the engine's normalisation; a preview has no album
+    /// gain, so album and auto mean track.
+    static func replayGainMode(_ call: MPDCall) async throws(MPDError) {
+        let mode: LoudnessNormalization.Mode
+        switch call.argument(0) {
+        case "off": mode = .off
+        case "track", "album", "auto": mode = .track
+        default: throw MPDError(.arg, "Unrecognized replay gain mode")
+        }
+        _ = try await call.perform(.setNormalization(mode))
+    }
+
+    /// `clearerror`: the error in `status` and the failed items' marks are forgotten.
+    static func clearerror(_ call: MPDCall) async throws(MPDError) { _ = try await call.perform(.clearError) }
+
+    /// `update [URI]`, `rescan [URI]`: the catalog is always current, so the job is done at once:
+    /// its number, then the `update` and `database` idle events, as MPD's at the end of a scan.
+    static func update(_ call: MPDCall) async throws(MPDError) {
+        if let uri = call.argument(0), !uri.isEmpty, uri != "/", uri.hasPrefix("/") || uri.split(separator: "/").contains("..") {
+            throw MPDError(.arg, "Malformed path")
+        }
+        call.server.updateJob = call.server.updateJob % Int(Int32.max) + 1
+        call.response.add("updating_db", call.server.updateJob)
+        call.server.changed([.update, .database])
     }
 }

@@ -2,9 +2,13 @@ import PreviewCore
 
 /// MPD's stored playlists are previewd's saved lists (`save`, `load`, `lists`, `forget`, …).
 extension MPDCommands {
-    /// `listplaylists`: every saved list.
+    /// `listplaylists`: every saved list, each with its `Last-Modified` (Cantata keeps an entry
+    /// only when that line follows it: mpd-interface/mpdparseutils.cpp).
     static func listplaylists(_ call: MPDCall) async throws(MPDError) {
-        for list in try await lists(call) { call.response.add("playlist", list.name) }
+        for list in try await lists(call) {
+            call.response.add("playlist", list.name)
+            call.response.add("Last-Modified", MPDResponse.timestamp(list.modified ?? 0))
+        }
     }
 
     /// `listplaylist NAME [START:END]`: its songs' URIs.
@@ -63,6 +67,17 @@ extension MPDCommands {
         case .url: throw MPDError(.arg, "a saved list holds catalog tracks: use itunes:track:ID")
         }
         _ = try await call.perform(.listAdd(name, source))
+    }
+
+    /// `playlistmove NAME FROM TO`.
+    static func playlistmove(_ call: MPDCall) async throws(MPDError) {
+        let name = try listName(call.argument(0))
+        let from = try call.int(1, in: 0...Int(UInt32.max)), to = try call.int(2, in: 0...Int(UInt32.max))
+        do throws(MPDError) {
+            _ = try await call.perform(.listMove(name, from: from, to: to))
+        } catch where error.code == .arg && error.message.hasPrefix("no track at index") {
+            throw MPDError(.arg, "Bad song index")
+        }
     }
 
     /// `playlistdelete NAME POS`.

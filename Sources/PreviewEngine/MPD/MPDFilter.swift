@@ -14,12 +14,26 @@ public indirect enum MPDFilter: Equatable, Sendable {
         case tag(MPDTag)
         /// A tag MPD knows and previewd cannot fill: it matches nothing.
         case unfilled(String)
+        /// `base 'DIR'`: songs under a folder of the music directory (previewd has none: only the root).
+        case base
+        /// `modified-since 'TIME'`, `added-since 'TIME'`: previewd's tracks have no file times, so nothing.
+        case modifiedSince
+        case addedSince
+        /// `AudioFormat == 'R:B:C'` (or `=~` a mask): unknown before a preview is decoded, so nothing.
+        case audioFormat
+        /// `prio >= N` (MPD 0.24): queue items of that priority or more.
+        case prio
 
-        /// The field named `name` (`any`, `file`, or a tag), or nil.
+        /// The field named `name` (`any`, `file`, a tag, or another of MPD's filter names), or nil.
         public init?(named name: String) {
             switch name.lowercased() {
             case "any": self = .any
             case "file": self = .file
+            case "base": self = .base
+            case "modified-since": self = .modifiedSince
+            case "added-since": self = .addedSince
+            case "audioformat": self = .audioFormat
+            case "prio": self = .prio
             default:
                 if let tag = MPDTag(named: name) { self = .tag(tag) }
                 else if MPDTag.mpdNames.contains(name.lowercased()) { self = .unfilled(name.lowercased()) }
@@ -34,6 +48,10 @@ public indirect enum MPDFilter: Equatable, Sendable {
         case notEquals = "!="
         case contains = "contains"
         case startsWith = "starts_with"
+        /// `prio >= N`.
+        case atLeast = ">="
+        /// `AudioFormat =~ 'MASK'`.
+        case mask = "=~"
     }
 
     /// `field op value`.
@@ -62,16 +80,20 @@ public indirect enum MPDFilter: Equatable, Sendable {
         guard parser.atEnd else { throw MPDError(.arg, "Unparsed garbage after expression") }
     }
 
-    /// True when `track` meets the filter; `foldCase` compares without case (`search`).
-    public func matches(_ track: Track, foldCase: Bool) -> Bool {
+    /// True when `track` (a queue item of `priority`) meets the filter; `foldCase` compares
+    /// without case (`search`).
+    public func matches(_ track: Track, priority: Int = 0, foldCase: Bool) -> Bool {
         switch self {
-        case .all(let parts): return parts.allSatisfy { $0.matches(track, foldCase: foldCase) }
-        case .not(let inner): return !inner.matches(track, foldCase: foldCase)
+        case .all(let parts): return parts.allSatisfy { $0.matches(track, priority: priority, foldCase: foldCase) }
+        case .not(let inner): return !inner.matches(track, priority: priority, foldCase: foldCase)
+        case .match(.base, _, let value): return value.isEmpty || value == "/" || MPDSong.uri(of: track).hasPrefix(value + "/")
+        case .match(.modifiedSince, _, _), .match(.addedSince, _, _), .match(.audioFormat, _, _): return false
+        case .match(.prio, _, let value): return priority >= Int(value) ?? Int.max
         case .match(let field, let op, let value):
             let values: [String] = switch field {
             case .file: [MPDSong.uri(of: track)]
             case .tag(let tag): tag.value(of: track).map { [$0] } ?? []
-            case .unfilled: []
+            case .unfilled, .base, .modifiedSince, .addedSince, .audioFormat, .prio: []
             case .any: [MPDSong.uri(of: track)] + MPDTag.allCases.compactMap { $0.value(of: track) }
             }
             let wanted = foldCase ? value.lowercased() : value
@@ -81,6 +103,7 @@ public indirect enum MPDFilter: Equatable, Sendable {
                 case .equals, .notEquals: return have == wanted
                 case .contains: return have.contains(wanted)
                 case .startsWith: return have.hasPrefix(wanted)
+                case .atLeast, .mask: return false
                 }
             }
             return op == .notEquals ? !found : found
@@ -93,11 +116,14 @@ public indirect enum MPDFilter: Equatable, Sendable {
         case search(CatalogQuery)
         /// A lookup of these track ids (`file == 'itunes:track:ID'`).
         case lookup([Int])
+        /// No call: nothing in the catalog can meet it (a file name, a folder, a file time).
+        case nothing
     }
 
     /// The catalog call whose answers can meet the filter: the words of its positive conditions
     /// as the term, with the attribute of their one tag when they share one (artist, album, title,
-    /// genre); a URI condition looks the track up.
+    /// genre); a URI condition looks the track up. A filter with no words to search for (only
+    /// file names, folders, times, formats) is answered with nothing, as MPD finds no such song.
     public func catalogPlan(limit: Int = CatalogQuery.limits.range.upperBound) throws(MPDError) -> CatalogPlan {
         var words: [(Field, String)] = []
         collect(into: &words)
@@ -107,9 +133,7 @@ public indirect enum MPDFilter: Equatable, Sendable {
         }
         if !ids.isEmpty { return .lookup(ids) }
         let terms = words.filter { if case .tag = $0.0 { true } else { $0.0 == .any } }
-        guard !terms.isEmpty else {
-            throw MPDError(.arg, "previewd searches the iTunes catalog: give a condition on any, artist, album, title or genre")
-        }
+        guard !terms.isEmpty else { return .nothing }
         var query = CatalogQuery(term: terms.map(\.1).joined(separator: " "), limit: limit)
         query.media = "music"
         query.entity = "song"
@@ -169,8 +193,29 @@ public indirect enum MPDFilter: Equatable, Sendable {
                 throw MPDError(.arg, name.isEmpty ? "Tag name expected" : "Unknown filter type: \(name.prefix(64))")
             }
             skipSpace()
+            switch field {
+            case .base, .modifiedSince, .addedSince:   // `(base 'VALUE')`: no operator (src/song/Filter.cxx)
+                let value = try quoted()
+                try expect(")")
+                return .match(field, .equals, value)
+            case .prio:
+                guard word(operatorChars: true) == ">=" else { throw MPDError(.arg, "'>=' expected") }
+                skipSpace()
+                let start = at
+                while at < text.count, text[at].isNumber { at += 1 }
+                guard at > start, let n = Int(String(text[start..<at])) else { throw MPDError(.arg, "Integer expected") }
+                try expect(")")
+                return .match(.prio, .atLeast, String(n))
+            case .audioFormat:
+                let op = word(operatorChars: true)
+                guard op == "==" || op == "=~" else { throw MPDError(.arg, "'==' or '=~' expected") }
+                let value = try quoted()
+                try expect(")")
+                return .match(.audioFormat, op == "==" ? .equals : .mask, value)
+            default: break
+            }
             let opText = word(operatorChars: true)
-            guard let op = Operator(rawValue: opText) else {
+            guard let op = Operator(rawValue: opText), op != .mask, op != .atLeast else {
                 throw MPDError(.arg, opText == "=~" || opText == "!~" ? "Regular expressions are not supported"
                                : "Unknown filter operator: \(opText.prefix(16))")
             }
@@ -185,7 +230,7 @@ public indirect enum MPDFilter: Equatable, Sendable {
             let start = at
             while at < text.count {
                 let c = text[at]
-                let fits = operatorChars ? (c.isLetter || c == "_" || "=!~".contains(c)) : (c.isLetter || c.isNumber || c == "_" || c == "-")
+                let fits = operatorChars ? (c.isLetter || c == "_" || "=!~>".contains(c)) : (c.isLetter || c.isNumber || c == "_" || c == "-")
                 guard fits else { break }
                 at += 1
             }

@@ -10,9 +10,9 @@ public final class MPDProtocol: LineProtocol, @unchecked Sendable {   // confine
     /// A command list may hold this many bytes (MPD's max_command_list_size default).
     public static let maxListBytes = 2 << 20
 
-    /// MPD's bounds: lines of 4 KiB, clients quiet for 60 s closed (MPD's connection_timeout)
-    /// unless they wait in `idle`.
-    public static let defaultRules = LineRules(maxLineLength: 4096, maxClients: 256, stallTimeout: 10, idleTimeout: 60,
+    /// MPD's bounds: lines of 16 KiB (its input buffer: long filter expressions), clients quiet
+    /// for 60 s closed (MPD's connection_timeout) unless they wait in `idle`.
+    public static let defaultRules = LineRules(maxLineLength: 16 << 10, maxClients: 256, stallTimeout: 10, idleTimeout: 60,
                                                delivery: .inOrderUnlessWaiting, maxQueuedLines: 64)
 
     public let rules: LineRules
@@ -20,6 +20,8 @@ public final class MPDProtocol: LineProtocol, @unchecked Sendable {   // confine
     public let password: String?
     /// When the protocol was made (monotonic nanoseconds), for `stats`' uptime.
     let started = MonotonicClock.nanoseconds()
+    /// The last `update` job's number (MPD's `updating_db`).
+    var updateJob = 0
     private let engine: EngineHandle
     private var sessions: [UInt64: MPDSession] = [:]
     private var observer: EventHub.Observer?
@@ -172,6 +174,9 @@ public final class MPDProtocol: LineProtocol, @unchecked Sendable {   // confine
     private func run(_ lines: [[UInt8]], okEach: Bool, session: MPDSession, connection: LineConnection) {
         let engine = self.engine
         Task(executorPreference: engine.loop) {
+            if lines.count > 1, let refused = await MPDListCheck.refusal(lines, session: session, engine: engine) {
+                return connection.answer(refused.error.line(index: refused.index, command: refused.name))
+            }
             var out: [UInt8] = []
             var closes = false
             for (i, line) in lines.enumerated() {

@@ -41,4 +41,22 @@ public struct MPDResponse: Sendable {
         let fraction = String(ms % 1000)
         return "\(ms / 1000)." + String(repeating: "0", count: 3 - fraction.count) + fraction
     }
+
+    /// Seconds since 1970 as MPD writes a time (ISO 8601, UTC): `2026-11-27T15:04:05Z`.
+    static func timestamp(_ seconds: Int) -> String {
+        let days = seconds >= 0 ? seconds / 86_400 : (seconds - 86_399) / 86_400
+        let time = seconds - days * 86_400
+        // Civil date from days since 1970 (Howard Hinnant's days_from_civil, inverted).
+        let z = days + 719_468
+        let era = (z >= 0 ? z : z - 146_096) / 146_097
+        let doe = z - era * 146_097
+        let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365
+        let doy = doe - (365 * yoe + yoe / 4 - yoe / 100)
+        let mp = (5 * doy + 2) / 153
+        let day = doy - (153 * mp + 2) / 5 + 1
+        let month = mp < 10 ? mp + 3 : mp - 9
+        let year = yoe + era * 400 + (month <= 2 ? 1 : 0)
+        func two(_ n: Int) -> String { n < 10 ? "0\(n)" : "\(n)" }
+        return "\(year)-\(two(month))-\(two(day))T\(two(time / 3600)):\(two(time / 60 % 60)):\(two(time % 60))Z"
+    }
 }

@@ -93,10 +93,11 @@ public struct MPDRange: Equatable, Sendable {
         }
     }
 
-    /// The positions within `count` items; a start past the end is an error, as MPD's "Bad song index".
-    public func range(count: Int) throws(MPDError) -> Range<Int> {
+    /// The positions within `count` items; a start past the end is an error, as MPD's "Bad song
+    /// index". `clip`: a start at `count` is an empty range (MPD's `playlistinfo`, RangeArg::CheckClip).
+    public func range(count: Int, clip: Bool = false) throws(MPDError) -> Range<Int> {
         let upper = min(end ?? count, count)
-        guard start < upper || (start == upper && end != start + 1) else { throw MPDError(.arg, "Bad song index") }
+        guard start < upper || (start == upper && (end != start + 1 || clip)) else { throw MPDError(.arg, "Bad song index") }
         return start..<upper
     }
 }

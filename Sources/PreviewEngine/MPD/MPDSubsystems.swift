@@ -51,7 +51,8 @@ public struct MPDSubsystems: OptionSet, Sendable, Hashable {
         case .queue: self = .playlist
         case .volume: self = .mixer
         case .modes: self = .options
-        case .outputLost, .outputBack: self = .output
+        case .outputLost, .outputBack, .outputEnabled: self = .output
+        case .normalization: self = .options
         case .lists: self = .storedPlaylist
         case .loudness, .artwork, .position, .buffering: self = []
         }

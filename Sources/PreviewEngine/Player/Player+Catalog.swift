@@ -47,13 +47,18 @@ extension Player {
         return try place(page, enqueue, what: "\(query.summary) from \(query.offset + 1)", mayHaveMore: mayHaveMore, paging: mayHaveMore)
     }
 
-    /// `add`: tracks given, or catalog ids looked up in one call, inserted where `enqueue` says as
-    /// one change of the queue.
+    /// `add`: tracks given, or catalog ids (the track memory, the unknown ones looked up in one
+    /// call), inserted where `enqueue` says as one change of the queue. With `queue` false nothing
+    /// changes: the answer says what would not be queued, and the ids are remembered.
     func add(_ source: AddSource, _ enqueue: Enqueue) async throws -> AddReport {
         let asked = try await tracks(for: source)
         let tracks = asked.compactMap { $0 }
         let positions = asked.indices.filter { asked[$0] != nil }   // where each found track was asked
         var notQueued = asked.indices.filter { asked[$0] == nil }.map { CatalogReport.NotQueued(result: $0, reason: "not found in the catalog") }
+        guard enqueue.queue else {
+            notQueued += core.sortOut(tracks).notQueued.map { CatalogReport.NotQueued(result: positions[$0.result], reason: $0.reason) }
+            return AddReport(ids: [], queueVersion: core.queue.version, notQueued: notQueued.sorted { $0.result < $1.result })
+        }
         // A tap on a result: the queue becomes the list and the track asked for plays, one change.
         let start = try enqueue.start.map { k throws(ControlError) -> Int in
             guard let found = positions.firstIndex(of: k) else {

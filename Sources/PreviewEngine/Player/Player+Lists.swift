@@ -13,7 +13,7 @@ extension Player {
     func listCommand(_ command: ControlCommand) async throws -> ControlResult {
         let result = try await listCommandResult(command)
         switch command {
-        case .save, .forget, .rename, .listAdd, .listRemove, .mark, .unmark: hub?.publish(.lists)   // every front-end hears it
+        case .save, .forget, .rename, .listAdd, .listMove, .listRemove, .mark, .unmark: hub?.publish(.lists)   // every front-end hears it
         default: break
         }
         return result
@@ -49,6 +49,8 @@ extension Player {
             let tracks = try await tracks(for: source).compactMap { $0 }
             let count = try await onLists { try $0.save(name, tracks, append: true) }
             return .list(ListReport(name: name.description, count: count))
+        case .listMove(let name, let from, let to):
+            return .list(ListReport(name: name.description, count: try await onLists { try $0.move(in: name, from: from, to: to) }))
         case .listRemove(let name, let index):
             return .list(ListReport(name: name.description, count: try await onLists { try $0.remove(from: name, at: index) }))
         case .mark(let ref), .unmark(let ref):

@@ -17,6 +17,7 @@ extension Player {
         var report = MemoryReport(live: LiveObjects.report, window: window, stores: stores,
                                   anonymousBytes: ProcessMemory.anonymousBytes())
         report.heads = plan.capacity
+        report.catalogCalls = catalog.callCount
         return report
     }
 

@@ -167,6 +167,11 @@ public actor Player {
         case .remove(let item): run(try core.remove(item))
         case .shuffleQueue(let range): run(try core.shuffleQueue(range, seed: UInt64.random(in: 0...UInt64.max)))
         case .move(let from, let to): run(try core.move(from, to: to))
+        case .swap(let a, let b): run(try core.swap(a, b))
+        case .setPriority(let priority, let refs): run(try core.setPriority(priority, of: refs))
+        case .clearError: run(core.clearError())
+        case .setOutput(let enabled): run(core.setOutput(enabled: enabled))
+        case .setNormalization(let mode): run(core.setNormalization(mode))
         case .subscribe: throw ControlError(.badRequest, "subscribe is answered by the socket server")
         case .play(let item, let startMs, let paused): run(try core.play(item, startMs: startMs, paused: paused))
         case .pause: run(try core.apply(.pause))
@@ -184,7 +189,7 @@ public actor Player {
         case .setConsume(let on): run(try core.apply(.setConsume(on)))
         case .status: break
         case .shuffleOrder(let ids): run(try core.apply(.setShuffleOrder(ids)))
-        case .save, .load, .lists, .forget, .rename, .listAdd, .listRemove, .mark, .unmark, .history: return try await listCommand(command)
+        case .save, .load, .lists, .forget, .rename, .listAdd, .listMove, .listRemove, .mark, .unmark, .history: return try await listCommand(command)
         case .queue(nil): return .queue(queueReport())
         case .queue(let since?): return .queueChanges(QueueChangesReport(core.queue, since: since))
         case .memory: return .memory(memoryReport())
@@ -214,6 +219,8 @@ public actor Player {
         report.nextIndex = report.nextId.flatMap(core.queue.position(ofID:))
         report.single = core.transport.single
         report.consume = core.transport.consume
+        report.outputEnabled = core.outputEnabled
+        report.normalization = core.policy.normalization.mode
         report.marked = lists?.isMarked(item?.track.trackId) ?? false
         if core.transport.isActive { report.audio = "\(sink.format.sampleRate):f:\(sink.format.channels)" }
         report.switchMicroseconds = switchMicroseconds()

@@ -38,8 +38,10 @@ public final class ListStore: Sendable {
     /// Every list with its size, by name; a list file that cannot be read is moved aside.
     public func summaries() -> [ListSummary] {
         names().compactMap { name in
-            guard let header = readHeader(name) else { return nil }
-            return ListSummary(name: name, count: header.count)
+            guard let header = readHeader(name), let list = try? ListName(name) else { return nil }
+            var info = stat()
+            let modified = stat(path(list), &info) == 0 ? Int(info.st_mtim.tv_sec) : nil
+            return ListSummary(name: name, count: header.count, modified: modified)
         }.sorted { $0.name < $1.name }
     }
 
@@ -74,6 +76,18 @@ public final class ListStore: Sendable {
         } else {
             all = []
         }
+        try write(name, all)
+        return all.count
+    }
+
+    /// Moves the track at `from` of list `name` to `to`; returns its size.
+    @discardableResult
+    public func move(in name: ListName, from: Int, to: Int) throws(ControlError) -> Int {
+        var all = try tracks(name)
+        guard all.indices.contains(from), all.indices.contains(to) else {
+            throw ControlError(.badArgument, "no track at index \(max(from, to)) of \"\(name)\" (it has \(all.count))")
+        }
+        all.insert(all.remove(at: from), at: to)
         try write(name, all)
         return all.count
     }
