@@ -214,7 +214,8 @@ enum Output {
         var lines = ["anonymous memory  " + (report.anonymousBytes.map { mebibytes($0) } ?? "unknown"),
                      "loads alive       " + [count(live.downloads, "download"), count(live.pcmBuffers, "PCM ring"),
                                              count(live.decoders, "decoder"), count(live.slots, "slot")].joined(separator: ", ")
-                        + " (the prefetch window holds \(report.window)); " + count(live.httpExchanges, "HTTP request")]
+                        + " (the prefetch window holds \(report.window)" + (report.heads.map { ", and \($0) heads at most" } ?? "") + "); "
+                        + count(live.httpExchanges, "HTTP request")]
         for store in report.stores {
             var line = DisplayText.padded(store.name, 18) + "\(store.entries) of \(store.maxEntries)"
             if let bytes = store.bytes, let max = store.maxBytes { line += ", \(mebibytes(bytes)) of \(mebibytes(max))" }

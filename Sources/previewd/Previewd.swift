@@ -92,8 +92,11 @@ struct Previewd: ParsableCommand {
     @Option(help: "Tracks before the current one fetched and decoded ahead (so prev is instant).")
     var prefetchBehind: Int = 1
 
-    @Option(help: "Memory budget in MiB for the previews held (current and prefetched).")
+    @Option(help: "Memory budget in MiB for the previews held (current and prefetched, then the heads).")
     var prefetchMemory: Int = 16
+
+    @Option(help: "Results of the latest answer, and queue items around the current one, whose first seconds are fetched ahead of a tap (0: none, today's traffic on a metered network).")
+    var prefetchHeads: Int = 8
 
     @Option(help: "Seconds a preview's whole download may take before its track fails (a server that trickles bytes).")
     var previewTimeout: Int = 90
@@ -189,6 +192,7 @@ struct Previewd: ParsableCommand {
             throw ValidationError("--prefetch-ahead and --prefetch-behind must be 0–8")
         }
         guard (2...1024).contains(prefetchMemory) else { throw ValidationError("--prefetch-memory must be 2–1024 MiB") }
+        guard (0...50).contains(prefetchHeads) else { throw ValidationError("--prefetch-heads must be 0–50") }
         guard (1...100_000).contains(cacheSize) else { throw ValidationError("--cache-size must be 1–100000 MiB") }
         if let crossfade, !PlayerCore.crossfadeRange.contains(crossfade) { throw ValidationError("--crossfade must be 0–15 seconds") }
         guard (1...600).contains(rateLimit) else { throw ValidationError("--rate-limit must be 1–600 calls a minute") }
@@ -225,6 +229,7 @@ struct Previewd: ParsableCommand {
         policy.prefetchAhead = prefetchAhead
         policy.prefetchBehind = prefetchBehind
         policy.memoryBudget = prefetchMemory << 20
+        policy.prefetchHeads = prefetchHeads
         policy.downloadDeadline = Double(previewTimeout)
         if let cacheDir {
             do {

@@ -20,6 +20,10 @@ final class PlayerCoreRetentionTests: XCTestCase {
                 case .cancelSlot(let id): slots.remove(id)
                 case .startDownload(let url, _): XCTAssertTrue(downloads.insert(url).inserted, "\(url) started while held: the old download would be orphaned")
                 case .cancelDownload(let url): downloads.remove(url)
+                case .startHead(let id, let url, _, _):
+                    XCTAssertTrue(slots.insert(id).inserted, "head \(id) started twice")
+                    XCTAssertTrue(downloads.insert(url).inserted, "a head of \(url) started while its preview is held")
+                case .widenDownload(let url, _): XCTAssertTrue(downloads.contains(url), "\(url) widened but not held")
                 default: break
                 }
             }
@@ -46,8 +50,35 @@ final class PlayerCoreRetentionTests: XCTestCase {
         }
     }
 
-    /// One random command or engine event, as clients and the engine could send them.
+    func testWithHeadsEveryHeadIsAdoptedOrLetGoAndStaysWithinItsBounds() {
+        var adopted = 0   // heads a load took: the case this is about
+        for seed in 0..<100 {
+            var random = SplitMix64(seed: UInt64(seed))
+            var policy = PlayerCore.Policy(ahead: 1 + seed % 2, behind: 1, headMs: 250)
+            policy.heads = HeadPlan(perList: 1 + seed % 3, budgetBytes: (7 + seed % 4) << 20, windowLoads: 2 + seed % 2)
+            var core = PlayerCore(policy: policy)
+            var engine = EngineTables()
+            for step in 0..<250 {
+                let effects = Self.step(&core, &random)
+                adopted += effects.filter { if case .widenDownload = $0 { true } else { false } }.count
+                engine.carryOut(effects)
+                let held = Set([core.current?.id].compactMap { $0 } + core.prefetched.values.map(\.id) + core.heads.values.map(\.id))
+                let where_ = "seed \(seed), step \(step)"
+                XCTAssertEqual(engine.slots, held, "\(where_): slots the engine holds")
+                XCTAssertEqual(engine.downloads, Set(core.downloads.keys).union(core.heads.keys), "\(where_): downloads the engine holds")
+                XCTAssertTrue(Set(core.heads.keys).isDisjoint(with: core.downloads.keys), "\(where_): a head of a preview held whole")
+                XCTAssertLessThanOrEqual(core.heads.count, policy.heads.capacity, "\(where_): heads past the budget")
+                XCTAssertLessThanOrEqual(core.heads.values.filter(\.fetching).count, policy.heads.maxTransfers, "\(where_): transfers")
+                if engine.slots != held { return }
+            }
+        }
+        XCTAssertGreaterThan(adopted, 100, "heads were adopted")
+    }
+
+    /// One random command or engine event, as clients and the engine could send them (with heads,
+    /// also answers, visible rows, taps and the heads' own events).
     private static func step(_ core: inout PlayerCore, _ random: inout SplitMix64) -> [Effect] {
+        if core.policy.heads.capacity > 0, Int.random(in: 0..<3, using: &random) == 0 { return headStep(&core, &random) }
         let held = [core.current].compactMap { $0 } + core.prefetched.values.sorted { $0.id < $1.id }
         let slot = held.randomElement(using: &random)
         switch Int.random(in: 0..<23, using: &random) {
@@ -91,6 +122,23 @@ final class PlayerCoreRetentionTests: XCTestCase {
             guard let url = core.downloads.keys.sorted().randomElement(using: &random) else { return [] }
             return core.handle(.measured(url: url, loudness))
         default: return slot.map { core.handle(.refilled($0.id)) } ?? []
+        }
+    }
+
+    private static func headStep(_ core: inout PlayerCore, _ random: inout SplitMix64) -> [Effect] {
+        let head = core.heads.sorted { $0.value.id < $1.value.id }.randomElement(using: &random)
+        switch Int.random(in: 0..<9, using: &random) {
+        case 0: return core.answered(tracks(Int.random(in: 0..<20, using: &random)..<20 + Int.random(in: 0..<12, using: &random)))
+        case 1: return core.show(trackIds: (0..<Int.random(in: 0..<6, using: &random)).map { _ in Int.random(in: 0..<30, using: &random) })
+        case 2:
+            let results = tracks(Int.random(in: 0..<20, using: &random)..<26)
+            return (try? core.place(results, at: nil, play: false, morePages: false, start: Int.random(in: 0..<8, using: &random)).effects) ?? []
+        case 3: return head.map { core.handle(.headFetched(url: $0.key)) } ?? []
+        case 4: return head.map { core.handle(.downloadEnded(url: $0.key, complete: Bool.random(using: &random))) } ?? []
+        case 5: return head.map { core.handle(.parked($0.value.id)) } ?? []
+        case 6: return head.map { core.handle(.ready($0.value.id, containerMs: 30_000)) } ?? []
+        case 7: return head.map { core.handle(.failed($0.value.id, "past the head", afterMs: 0)) } ?? []
+        default: return head.map { core.handle(.finished($0.value.id, ms: 2_000)) } ?? []
         }
     }
 

@@ -28,6 +28,11 @@ final class ProtocolTests: XCTestCase {
             (#"{"cmd":"add","args":{"tracks":[{"trackId":7,"trackName":"t"}],"at":2,"play":true}}"#,
              .add(.tracks([Track(trackId: 7, trackName: "t")]), Enqueue(play: true, at: .index(2)))),
             (#"{"cmd":"add","args":{"trackIds":[7]}}"#, .add(.trackIds([7]), Enqueue(play: false, at: .end))),
+            // A tap: the queue becomes the list and its track 1 plays.
+            (#"{"cmd":"add","args":{"trackIds":[7,8],"replace":true,"play":1}}"#, .add(.trackIds([7, 8]), { var e = Enqueue(); e.start = 1; return e }())),
+            (#"{"cmd":"add","args":{"trackIds":[7,8],"replace":true}}"#, .add(.trackIds([7, 8]), Enqueue(play: false))),
+            (#"{"cmd":"visible","args":{"trackIds":[7,8]}}"#, .visible([7, 8])),
+            (#"{"cmd":"visible","args":{"trackIds":[]}}"#, .visible([])),
             (#"{"cmd":"single","args":{"mode":"oneshot"}}"#, .setSingle(.oneshot)),
             (#"{"cmd":"consume","args":{"on":true}}"#, .setConsume(true)),
             (#"{"cmd":"crossfade","args":{"seconds":3}}"#, .crossfade(3)),
@@ -70,6 +75,11 @@ final class ProtocolTests: XCTestCase {
             (#"{"cmd":"add","args":{"tracks":[5]}}"#, .badArgument),
             (#"{"cmd":"add","args":{"trackIds":[1],"at":-1}}"#, .badArgument),
             (#"{"cmd":"add","args":{"trackIds":[1],"at":"later"}}"#, .badArgument),
+            (#"{"cmd":"add","args":{"trackIds":[1],"play":0}}"#, .badArgument),                 // a track to play replaces
+            (#"{"cmd":"add","args":{"trackIds":[1],"replace":true,"at":0}}"#, .badArgument),
+            (#"{"cmd":"add","args":{"trackIds":[1],"replace":true,"play":-1}}"#, .badArgument),
+            (#"{"cmd":"visible"}"#, .badArgument),
+            (#"{"cmd":"visible","args":{"trackIds":[1,0]}}"#, .badArgument),
             (#"{"cmd":"single","args":{"mode":"twice"}}"#, .badArgument),
             (#"{"cmd":"play","args":{"paused":true}}"#, .badArgument),
             (#"{"cmd":"save","args":{"name":".hidden"}}"#, .badArgument),

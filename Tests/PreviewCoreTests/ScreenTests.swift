@@ -72,6 +72,18 @@ final class ScreenTests: XCTestCase {
         line.replacingOccurrences(of: "\u{1B}\\[[0-9;]*m", with: "", options: .regularExpression)
     }
 
+    func testTheVisibleTrackIdsAreTheQueueRowsOnScreen() {
+        var s = screen(queue: 40, current: 20)
+        let lines = s.lines(width: 80, height: 24).map(visible)
+        let ids = s.visibleTrackIds(width: 80, height: 24)
+        XCTAssertFalse(ids.isEmpty)
+        XCTAssertTrue(ids.contains(1020), "the current item")
+        for id in ids { XCTAssertTrue(lines.contains { $0.contains(" \(id - 1000) Tone \(id - 999)") }, "\(id) is on screen") }
+        XCTAssertFalse(lines.contains { $0.contains(" \(ids.last! - 999) Tone \(ids.last! - 998)") }, "the row after the last is not")
+        s.showsHelp = true
+        XCTAssertEqual(s.visibleTrackIds(width: 80, height: 24), [], "the keys cover the queue")
+    }
+
     func testThePlayerScreenFitsEverySizeFrom40By12() {
         var s = screen(failed: [4])
         s.artwork = PlayerScreen.Picture(lines: Array(repeating: String(repeating: "▀", count: 8), count: 4), width: 8)

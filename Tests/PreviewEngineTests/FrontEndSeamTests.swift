@@ -20,8 +20,11 @@ final class FrontEndSeamTests: StandInTestCase {
         let fetcher = PreviewFetcher(localOrigin: origin, http: http)
         let sink = try OutputRegistry.makeSink(OutputOptions(pulseServer: ProcessInfo.processInfo.environment["PULSE_SERVER"]))
         self.sink = sink
+        var policy = FetchPolicy()
+        policy.prefetchHeads = 4
+        policy.prefetchHeadBytes = 16 << 10   // the fixtures are about 65 KB: a head is a quarter of one
         engine = Engine(log: log) { loop, events in
-            Player(loop: loop, catalog: catalog, fetcher: fetcher, sink: sink, events: events, log: log)
+            Player(loop: loop, catalog: catalog, fetcher: fetcher, sink: sink, policy: policy, events: events, log: log)
         }
     }
 
@@ -92,6 +95,50 @@ final class FrontEndSeamTests: StandInTestCase {
         XCTAssertEqual(heard.filter { $0 == "error" }, ["error"], "\(heard)")
         XCTAssertEqual(heard.last, "error", "\(heard)")
         XCTAssertFalse(recorder.events.contains(where: \.isPosition), "ticks reached an observer that did not ask")
+    }
+
+    func testATapOnAResultPlaysItsHeadAndFetchesOnlyTheRest() async throws {
+        let recorder = engine.add { RecordingFrontEnd(engine: $0) }
+        try startEngine()
+        let look = try await recorder.perform(.search(CatalogQuery(term: "sine waves", limit: 7), Enqueue(queue: false)))
+        guard case .catalog(let report) = look else { return XCTFail("search answered \(look)") }
+        XCTAssertGreaterThanOrEqual(report.results.count, 6)
+        let file = { (i: Int) in report.results[i].previewUrl!.components(separatedBy: "/").last! }
+        let asked = { [server] (i: Int) in server!.requestLog.filter { $0.contains("/\(file(i)) ") } }
+        // The heads of the first four results arrive (no event tells a front-end: the stand-in's log does).
+        let deadline = Date(timeIntervalSinceNow: 30)
+        while Date() < deadline {
+            let held = headsHeld(try await recorder.perform(.memory))
+            if held >= 4, !(0..<4).contains(where: { asked($0).isEmpty }) { break }
+            try await Task.sleep(nanoseconds: 20_000_000)
+        }
+        for i in 0..<4 { XCTAssertEqual(asked(i).map { $0.hasSuffix("range=bytes=0-16383") }, [true], "result \(i): \(asked(i))") }
+        XCTAssertEqual(asked(5), [], "only the first K results")
+
+        let playing = recorder.expectation("result 3 plays") { if case .state(.playing, index: 3, _) = $0 { true } else { false } }
+        var tap = Enqueue(play: false)
+        tap.start = 3
+        let before = recorder.events.count
+        guard case .added(let added) = try await recorder.perform(.add(.tracks(report.results), tap)) else { return XCTFail("add answered otherwise") }
+        XCTAssertEqual(added.ids.count, report.results.count)
+        await fulfillment(of: [playing], timeout: 30)
+        let queueEvents = recorder.events.dropFirst(before).filter { if case .queue = $0 { true } else { false } }
+        XCTAssertEqual(queueEvents.count, 1, "one change: no moment when the queue is empty: \(queueEvents)")
+        // Its whole download, then the neighbours' (the one before had a head too): no byte twice.
+        let whole = Date(timeIntervalSinceNow: 30)
+        while asked(3).count < 2 || asked(2).count < 2, Date() < whole { try await Task.sleep(nanoseconds: 20_000_000) }
+        XCTAssertEqual(asked(3).map { $0.components(separatedBy: " range=").last! }, ["bytes=0-16383", "bytes=16384-"])
+        XCTAssertEqual(asked(2).map { $0.components(separatedBy: " range=").last! }, ["bytes=0-16383", "bytes=16384-"])
+        guard case .memory(let memory) = try await recorder.perform(.memory) else { return XCTFail("memory answered otherwise") }
+        XCTAssertEqual(memory.heads, 8)
+        let heads = try XCTUnwrap(memory.stores.first { $0.name == "heads" })
+        XCTAssertTrue(heads.isWithinBounds, "\(heads)")
+    }
+
+    /// The heads a `memory` answer says are held with their range in.
+    private func headsHeld(_ result: ControlResult) -> Int {
+        guard case .memory(let report) = result, let heads = report.stores.first(where: { $0.name == "heads" }) else { return 0 }
+        return (heads.bytes ?? 0) / (16 << 10)
     }
 
     func testTheHubSendsTicksOnlyToObserversThatAskAndForgetsRemovedOnes() {

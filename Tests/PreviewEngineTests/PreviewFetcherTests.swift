@@ -137,6 +137,41 @@ final class PreviewFetcherTests: StandInTestCase {
         XCTAssertEqual(server.requestLog.count, 1)
     }
 
+    func testAHeadIsARangeRequestThatHoldsThenGoesOnFromTheFirstByteItLacks() throws {
+        let fetcher = PreviewFetcher(localOrigin: origin)
+        defer { fetcher.shutdown() }
+        let url = "\(server.baseURL)/previews/tone-550.m4a"
+        let bytes = PreviewBytes(limit: 1 << 20, initialCapacity: 16 << 10)
+        let held = expectation(description: "the head's range is in")
+        bytes.onHold { held.fulfill() }
+        let handle = fetcher.fetch(url, into: bytes, headBytes: 16 << 10)
+        wait(for: [held], timeout: 20)
+        XCTAssertEqual(bytes.receivedCount, 16 << 10)
+        XCTAssertFalse(bytes.isComplete)
+        XCTAssertNil(bytes.error)
+        // Past the head a read fails at once: a head's decoder never waits for bytes nobody fetches.
+        var byte: UInt8 = 0
+        XCTAssertEqual(bytes.read(into: &byte, at: 16 << 10, maxLength: 1), .failed(.pastHead))
+
+        handle.widen()
+        waitUntilSettled(bytes)
+        XCTAssertTrue(bytes.isComplete)
+        XCTAssertEqual(contents(bytes), [UInt8](try Data(contentsOf: Fixtures.directory.appendingPathComponent("previews/tone-550.m4a"))))
+        let requests = server.requestLog.filter { $0.contains("tone-550") }
+        XCTAssertEqual(requests.count, 2, "\(requests)")
+        XCTAssertTrue(requests.first?.hasSuffix("range=bytes=0-16383") ?? false, "\(requests)")
+        XCTAssertTrue(requests.last?.hasSuffix("range=bytes=16384-") ?? false, "no byte fetched twice: \(requests)")
+
+        // A head widened before its range is in goes on at once; a server that ignores Range sends
+        // it all, and the head becomes the whole preview.
+        server.setFault(.ignoreRange, forPathPrefix: "/previews/tone-880")
+        let whole = PreviewBytes(limit: 1 << 20, initialCapacity: 16 << 10)
+        fetcher.fetch("\(server.baseURL)/previews/tone-880.m4a", into: whole, headBytes: 16 << 10)
+        waitUntilSettled(whole)
+        XCTAssertTrue(whole.isComplete)
+        XCTAssertEqual(whole.receivedCount, 64_348)
+    }
+
     func testCancelStopsADownload() {
         server.setFault(.throttle(bytesPerSecond: 2_000), forPathPrefix: "/previews/")
         let fetcher = PreviewFetcher(localOrigin: origin)

@@ -323,9 +323,10 @@ class PageTestCase(unittest.TestCase):
         self.assertIsNotNone(found, f"{what}: {hz} Hz not heard; heard {self.rig.recorder.tones_after(mark)}\n{self.rig.logs()}")
         return found
 
-    def play_from_results(self, term, title):
+    def play_from_results(self, term, title, before_tap=None):
         """Searches, taps `title` and waits until its tone is heard and the player shows it."""
         self.search(term)
+        if before_tap: before_tap()
         mark = self.rig.recorder.count
         self.tap(self.row(title).find_element(By.CSS_SELECTOR, ".row-main"))
         self.wait(lambda: self.el("#player").is_displayed() and self.text_of(self.el("#title")) == title, f"the player to show {title}")
@@ -493,10 +494,17 @@ class PageTestCase(unittest.TestCase):
     # ------------------------------------------------------------ the player screen
 
     def test_tap_plays_then_next_pause_seek_volume(self):
-        self.play_from_results("sine", "A Four Forty")
+        seen = []
+        told = lambda: seen.extend(self.drain()) or any(f.get("cmd") == "visible" and 1001 in f["args"]["trackIds"] for f in seen)
+        self.play_from_results("sine", "A Four Forty",
+                               before_tap=lambda: self.wait(told, "the page to tell previewd which rows are on screen"))
         shown = [BY_TITLE[t]["trackId"] for t in self.titles()]
         queued = [i["track"]["trackId"] for i in self.rig.queue()["items"]]
         self.assertEqual(queued, shown, "the results on screen are the queue")
+        frames = self.drain()
+        self.assertEqual([f["cmd"] for f in frames if f.get("cmd") in ("clear", "add", "play")], ["add"], "a tap is one request")
+        tap = next(f for f in frames if f.get("cmd") == "add")["args"]
+        self.assertEqual((tap.get("trackIds"), tap.get("replace"), tap.get("play")), (shown, True, shown.index(1001)))
         self.wait(lambda: self.text_of(self.el("#queue .qrow.current .qrow-title")) == "A Four Forty", "the queue to mark the current track")
         self.wait(lambda: "E Six Sixty" in self.text_of(self.el("#up-next")), "up next")
         self.shot("player")

@@ -177,11 +177,24 @@ extension PlayerCore {
     /// where `destination` says, in the queue as it stands when the answer arrives (never at a
     /// position computed before: other clients may have edited it meanwhile), as one change.
     /// `play`: start playing (an insert only when nothing plays). `morePages`: the answer is a
-    /// search page another may follow (nil: leave paging as it is). Nothing playable leaves the
-    /// queue unchanged.
-    public mutating func place(_ results: [Track], at destination: InsertPosition?, play: Bool, morePages: Bool?) throws(ControlError) -> Placement {
+    /// search page another may follow (nil: leave paging as it is). `start`: replacing, play
+    /// `results[start]` (a tap on a result: one change, no moment with an empty queue). Nothing
+    /// playable leaves the queue unchanged.
+    public mutating func place(_ results: [Track], at destination: InsertPosition?, play: Bool, morePages: Bool?,
+                               start: Int? = nil) throws(ControlError) -> Placement {
         let (playable, notQueued) = sortOut(results)
         var placement = Placement(notQueued: notQueued)
+        var startPosition: Int?
+        if let start {
+            guard destination == nil else { throw ControlError(.badArgument, "a result to play is given only when the queue is replaced") }
+            guard results.indices.contains(start) else {
+                throw ControlError(.badArgument, "no result \(start) to play (\(results.count) given)")
+            }
+            if let left = notQueued.first(where: { $0.result == start }) {
+                throw ControlError(.rejected, "result \(start) cannot be played: \(left.reason)")
+            }
+            startPosition = start - notQueued.count { $0.result < start }
+        }
         guard !playable.isEmpty else { return placement }
         if let destination {
             let index = try insertionIndex(destination)
@@ -194,7 +207,7 @@ extension PlayerCore {
             }
         } else {
             placement.firstIndex = 0
-            placement.effects = replaceQueue(with: playable, play: play)
+            placement.effects = replaceQueue(with: playable, play: play || startPosition != nil, startingAt: startPosition)
             placement.ids = queue.ids
         }
         if let morePages { paging = morePages ? .available : .none }   // it landed: `more` continues it
@@ -229,8 +242,9 @@ extension PlayerCore {
         public init(notQueued: [CatalogReport.NotQueued] = []) { self.notQueued = notQueued }
     }
 
-    /// Replaces the queue with `tracks`; starts at the first playable one (or waits there, stopped).
-    public mutating func replaceQueue(with tracks: [Track], play: Bool) -> [Effect] {
+    /// Replaces the queue with `tracks`; starts at the first playable one, or at `position`
+    /// (or waits there, stopped).
+    public mutating func replaceQueue(with tracks: [Track], play: Bool, startingAt position: Int? = nil) -> [Effect] {
         (try? command { core, effects in
             // The old queue's neighbours belong to other tracks now; the current slot plays on until
             // the transport replaces it (its download is kept: the new queue may start with it).
@@ -241,7 +255,7 @@ extension PlayerCore {
             core.queue.replaceAll(with: tracks)   // new ids; the counter goes on
             core.lastError = nil
             effects.append(.notify(.queue(length: core.queue.count, version: core.queue.version)))
-            try? core.feed(.queueReplaced(play: play), into: &effects)
+            try? core.feed(.queueReplaced(play: play, first: position.flatMap { core.queue[safe: $0]?.id }), into: &effects)
         }) ?? []
     }
 

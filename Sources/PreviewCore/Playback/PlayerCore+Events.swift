@@ -28,6 +28,8 @@ extension PlayerCore {
         case outputBack
         /// The download of `url` ended: complete, or failed.
         case downloadEnded(url: String, complete: Bool)
+        /// The range request of `url`'s head has ended; the rest waits until the head is played.
+        case headFetched(url: String)
         /// The whole-clip loudness of the preview at `url` (nil: silent or undecodable).
         case measured(url: String, Loudness?)
         /// The loudness of the slot's first seconds (nil: too little had arrived).
@@ -44,12 +46,15 @@ extension PlayerCore {
     private mutating func take(_ event: Event, into effects: inout [Effect]) {
         switch event {
         case .ready(let id, let containerMs):
+            if recordHead(id, .ready, durationMs: containerMs) { return }
             record(id, .ready)
             update(id) { if $0.durationMs == nil, let containerMs { $0.durationMs = containerMs } }
             if current?.id == id { try? feed(.trackReady, into: &effects) }
         case .parked(let id):
+            if recordHead(id, .ready) { return }
             record(id, .ready)
         case .finished(let id, let ms):
+            if recordHead(id, .finished, durationMs: ms) { return }
             record(id, .finished)
             update(id) { $0.durationMs = $0.startMs + ms }
         case .failed(let id, let message, let afterMs):
@@ -92,7 +97,15 @@ extension PlayerCore {
             try? feed(.outputBack(positionMs: position), into: &effects)
             effects.append(.notify(.outputBack))
         case .downloadEnded(let url, let complete):
-            if downloads[url] != nil { downloads[url] = complete ? .complete : .failed }
+            if downloads[url] != nil {
+                downloads[url] = complete ? .complete : .failed
+            } else if heads[url] != nil {
+                guard complete else { headFailed(url, into: &effects); return }
+                heads[url]?.complete = true
+                heads[url]?.fetching = false
+            }
+        case .headFetched(let url):
+            heads[url]?.fetching = false
         case .measured(let url, let loudness):
             measured(url, loudness, into: &effects)
         case .estimated(let id, let loudness):
@@ -117,6 +130,8 @@ extension PlayerCore {
                 current?.phase = .failed
                 try? feed(.trackFailed(message), into: &effects)
             }
+        } else if let url = headURL(id) {
+            headFailed(url, into: &effects)   // too short to start from, or not audio: played, it is fetched whole
         } else if let (item, slot) = prefetched.first(where: { $0.value.id == id }) {
             guard afterMs == 0 else { prefetched[item]?.phase = .finished; return }
             // A neighbour that cannot play is skipped before anyone asks for it; its slot (buffer,

@@ -61,6 +61,12 @@ extension PlayerCore {
             if slot.hasAudio { followUps.append(.trackReady) }
             return
         }
+        if startMs == 0, let slot = adoptHead(url, item: item, into: &effects) {
+            current = slot
+            effects.append(.decodeWhole(slot.id))
+            if slot.hasAudio { followUps.append(.trackReady) }
+            return
+        }
         want(url, item: item, into: &effects)
         var slot = newSlot(item, url: url, startMs: startMs)
         // A seek or a reconnect keeps the track's gain: a listener never hears it change within a track.
@@ -75,6 +81,7 @@ extension PlayerCore {
     /// paging in line with the transport, and forgets measurements of previews no longer held.
     mutating func settle(into effects: inout [Effect]) {
         updatePrefetch(into: &effects)
+        updateHeads(into: &effects)
         measurements = measurements.filter { downloads[$0.key] != nil }
         updateArtwork(into: &effects)
         if policy.autopage, paging == .available, let position, position >= queue.count - 2 {
@@ -123,6 +130,10 @@ extension PlayerCore {
         for i in wanted.keys.sorted(by: { (queue.position(ofID: $0) ?? 0) < (queue.position(ofID: $1) ?? 0) })
         where prefetched[i] == nil && currentDone {
             guard let entry = queue[id: i], entry.isPlayable, let url = entry.track.fetchablePreviewURL else { continue }
+            if let slot = adoptHead(url, item: i, into: &effects) {   // parked after its head already
+                prefetched[i] = slot
+                continue
+            }
             want(url, item: i, into: &effects)
             let slot = newSlot(i, url: url, startMs: 0)
             prefetched[i] = slot
@@ -206,8 +217,10 @@ extension PlayerCore {
 
     // MARK: Slots and downloads
 
-    /// Makes sure `url` is downloading or downloaded; a failed download is tried again.
+    /// Makes sure `url` is downloading or downloaded; a failed download is tried again. A head's
+    /// download goes on (a seek into a track whose head is held: its bytes are not fetched again).
     private mutating func want(_ url: String, item: Int, into effects: inout [Effect]) {
+        if let head = takeHeadDownload(url, item: item, into: &effects) { effects.append(.cancelSlot(head.id)) }
         switch downloads[url] {
         case .arriving?, .complete?: return
         case .failed?: effects.append(.cancelDownload(url: url))

@@ -26,6 +26,8 @@ public struct PlayerCore: Equatable, Sendable {
         public var autopage = false
         /// The API's own origin: previews there are refused (`PreviewURLPolicy`).
         public var localOrigin: String?
+        /// The heads of what the listener sees (none by default).
+        public var heads = HeadPlan()
 
         /// A policy prefetching `ahead` and `behind` tracks, each decoded `headMs` deep.
         public init(ahead: Int = 1, behind: Int = 1, headMs: Int = 250) {
@@ -65,6 +67,22 @@ public struct PlayerCore: Equatable, Sendable {
         public var hasAudio: Bool { phase == .ready || phase == .finished }
     }
 
+    /// The first seconds of a preview the listener sees but no load holds (`HeadPlan`): a range
+    /// request's bytes and a decoder parked after `headMs`, which become the start of the whole
+    /// download and of the load when the track is played or becomes a neighbour.
+    public struct Head: Equatable, Sendable {
+        /// Its slot's id: kept when a load adopts it (its ring, its decoder events).
+        public let id: SlotID
+        /// How far its decoder has come (`.failed` never stays: a failed head is let go).
+        public var phase: Slot.Phase
+        /// Its range request is still arriving.
+        public var fetching = true
+        /// The whole preview arrived with it (a small one, a server that ignores Range, the disk cache).
+        public var complete = false
+        /// The container's duration, once its decoder read it.
+        public var durationMs: Int?
+    }
+
     /// Where a download is.
     public enum Download: Equatable, Sendable { case arriving, complete, failed }
 
@@ -87,6 +105,12 @@ public struct PlayerCore: Equatable, Sendable {
         case cancelDownload(url: String)
         /// Start a decoder for the slot over its URL's download: the whole track, or only `headMs` then park.
         case startSlot(Slot, headMs: Int?)
+        /// Fetch the first `bytes` of `url` by range request (reported as `.headFetched`) and
+        /// start slot `id` decoding its first `headMs`, then parking.
+        case startHead(SlotID, url: String, bytes: Int, headMs: Int)
+        /// A head's download goes on to the whole preview, from the first byte it lacks; as with
+        /// `startDownload`, the engine reports a measurement of the track it already has.
+        case widenDownload(url: String, trackId: Int?)
         /// Continue a parked slot's decoding to the end (it became current).
         case decodeWhole(SlotID)
         /// Stop the slot's decoder and let its audio go.
@@ -134,6 +158,15 @@ public struct PlayerCore: Equatable, Sendable {
     public internal(set) var crossfadeSeconds = 0
     /// Downloads held, by URL.
     public internal(set) var downloads: [String: Download] = [:]
+    /// Heads held, by preview URL (never a URL `downloads` holds: a load adopts its head).
+    public internal(set) var heads: [String: Head] = [:]
+    /// The previews of the latest catalog answer, in its order, and its tracks' previews by trackId.
+    public internal(set) var shown: [String] = []
+    var shownByTrackId: [Int: String] = [:]
+    /// The previews a front-end said are on screen (nil: the latest answer's first ones).
+    public internal(set) var visible: [String]?
+    /// Previews whose head failed, not asked for again until played (the most recent 256).
+    public internal(set) var failedHeads: [String] = []
     /// Where the sound stopped when the output went away, while it is away.
     public internal(set) var heardAtLossMs: Int?
     /// The slot the output is playing (set by `play` and by the output moving on by itself).
@@ -177,6 +210,11 @@ public struct PlayerCore: Equatable, Sendable {
     /// The held slot with `id`, if any.
     public func slot(_ id: SlotID) -> Slot? {
         current?.id == id ? current : prefetched.values.first { $0.id == id }
+    }
+
+    /// The preview whose head is slot `id`, if a head is.
+    public func headURL(_ id: SlotID) -> String? {
+        heads.first { $0.value.id == id }?.key
     }
 
     /// What `status`, `info` and the events say about queue item `item`'s loudness.

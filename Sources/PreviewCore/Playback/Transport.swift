@@ -33,9 +33,9 @@ public struct Transport: Equatable, Sendable {
         case prev
         /// Load the current track again from `toMs` (`PlayerCore` decides what a seek means).
         case seek(toMs: Int)
-        /// The queue was replaced; start at its first playable track, or with `play` false, stop
-        /// and wait there.
-        case queueReplaced(play: Bool = true)
+        /// The queue was replaced; start at its first playable track (or at item `first`, a tap
+        /// on one of them), or with `play` false, stop and wait there.
+        case queueReplaced(play: Bool = true, first: Int? = nil)
         /// The queue was edited (items added, removed or moved). When the current item is gone,
         /// `successor` (the item that followed it, if any is left) takes its place. `upNext`: items
         /// inserted to play next (a shuffled order takes them right after the current item).
@@ -229,8 +229,8 @@ public struct Transport: Equatable, Sendable {
             case .idle, .stopped: throw .nothingToControl
             }
 
-        case .queueReplaced(let play):
-            let first = queue.firstPlayable(from: 0)
+        case .queueReplaced(let play, let chosen):
+            let first = chosen ?? queue.firstPlayable(from: 0)
             order = order.isShuffled ? .shuffled(queue, first: first, seed: nextSeed()) : PlayOrder()
             if play, let i = first { return load(i, autoplay: true) }
             let wasActive = isActive

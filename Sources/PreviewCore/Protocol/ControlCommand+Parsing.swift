@@ -46,9 +46,25 @@ extension ControlCommand {
             self = .top(query, try Self.enqueue(args))
         case "more": self = .more(queue: try Self.bool(args, "queue") ?? true)
         case "add":
-            var enqueue = try Self.enqueue(args, play: false)
-            enqueue.at = enqueue.at ?? .end
+            // `"replace": true, "play": k`: the queue becomes the list and its track k plays, in one change.
+            var rest = args
+            let start = args["play"]?.boolValue == nil ? try Self.index(args, "play") : nil
+            if start != nil { rest["play"] = .bool(true) }
+            var enqueue = try Self.enqueue(rest, play: false)
+            if try Self.bool(args, "replace") == true {
+                guard enqueue.at == nil, !enqueue.append else { throw ControlError(.badArgument, "\"replace\" takes no \"at\" or \"append\"") }
+                enqueue.start = start
+            } else {
+                guard start == nil else { throw ControlError(.badArgument, "\"play\" names a track to play only with \"replace\": true") }
+                enqueue.at = enqueue.at ?? .end
+            }
             self = .add(try AddSource(args), enqueue)
+        case "visible":
+            guard case .array(let list)? = args["trackIds"], list.count <= 200,
+                  list.allSatisfy({ ($0.intValue ?? 0) > 0 }) else {
+                throw ControlError(.badArgument, "visible needs \"trackIds\": the iTunes track ids on screen, at most 200")
+            }
+            self = .visible(list.compactMap(\.intValue))
         case "info": self = .info(try Self.ref(args))
         case "artwork" where try Self.bool(args, "original") == true:
             let offset = try Self.index(args, "offset") ?? 0

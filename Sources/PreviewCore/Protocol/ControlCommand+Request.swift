@@ -31,7 +31,13 @@ extension ControlCommand {
             return ControlRequest(id: id, cmd: "top", args: args)
         case .more(let queue): return ControlRequest(id: id, cmd: "more", args: queue ? nil : ["queue": .bool(false)])
         case .add(let source, let e):
-            return ControlRequest(id: id, cmd: "add", args: Self.enqueueArgs(e).merging(source.args) { $1 })
+            var args = Self.enqueueArgs(e).merging(source.args) { $1 }
+            if e.destination == nil {
+                args["replace"] = .bool(true)
+                if let start = e.start { args["play"] = .number(Double(start)) }
+            }
+            return ControlRequest(id: id, cmd: "add", args: args)
+        case .visible(let ids): return ControlRequest(id: id, cmd: "visible", args: ["trackIds": .array(ids.map { .number(Double($0)) })])
         case .info(let item): return ControlRequest(id: id, cmd: "info", args: item.map { Self.args($0) })
         case .artwork(let item, let width, let height):
             var args: [String: JSONValue] = ["width": .number(Double(width)), "height": .number(Double(height))]

@@ -14,6 +14,9 @@ public enum ControlCommand: Equatable, Sendable {
     /// Tracks into the queue where `Enqueue.at` says: catalog ids (one batched lookup) or track
     /// objects as a search answered them (no network); answers the new items' ids.
     case add(AddSource, Enqueue)
+    /// The tracks a front-end shows now (by trackId, in screen order): previewd keeps their heads,
+    /// so a tap on any of them starts at once.
+    case visible([Int])
     /// Everything known about a queue item (the current one when nil), with its artist's details.
     case info(QueueRef?)
     /// The artwork of a queue item (the current one when nil) as an RGB picture fitting width × height.

@@ -11,6 +11,8 @@ public struct Enqueue: Equatable, Hashable, Sendable {
     public var queue: Bool
     /// Where the tracks go; nil: at the end with `append`, else they replace the queue.
     public var at: InsertPosition?
+    /// Replacing the queue: the given list's track to play (`add`'s `"play": k`, a tap on a result).
+    public var start: Int?
 
     /// Replace and play, in Apple's order, unless told otherwise.
     public init(append: Bool = false, play: Bool = true, sort: TrackSort? = nil, queue: Bool = true, at: InsertPosition? = nil) {

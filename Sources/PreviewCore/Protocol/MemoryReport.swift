@@ -6,6 +6,9 @@ public struct MemoryReport: Codable, Equatable, Sendable {
     /// Loads the prefetch window holds at most (the current track, `--prefetch-ahead` after it and
     /// `--prefetch-behind` before it): at rest, no more downloads, PCM buffers or slots than this live.
     public var window: Int
+    /// Heads held at most besides (`--prefetch-heads`, within the budget): each a download, a slot
+    /// and a PCM buffer, its decoder parked once its first frames are ready. Nil from an older previewd.
+    public var heads: Int?
     /// Every store that grows with use, with its size and its bound.
     public var stores: [StoreReport]
     /// previewd's anonymous resident memory in bytes (`/proc/self/smaps_rollup`), when readable.

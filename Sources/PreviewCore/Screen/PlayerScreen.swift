@@ -57,9 +57,8 @@ public struct PlayerScreen: Sendable {
     public func lines(width: Int, height: Int) -> [String] {
         guard width > 0, height > 0 else { return [] }
         let bodyRows = max(0, height - 2)
-        let art = showsHelp ? nil : artwork.flatMap { $0.width + 2 < width ? $0 : nil }
-        let textColumn = art.map { $0.width + 2 } ?? 0
-        let textWidth = width - textColumn
+        let art = shownArtwork(width: width)
+        let textWidth = width - (art.map { $0.width + 2 } ?? 0)
         let text = showsHelp ? helpLines(textWidth) : detailLines(textWidth, rows: bodyRows)
         var body: [String] = []
         for row in 0..<bodyRows {
@@ -96,9 +95,35 @@ public struct PlayerScreen: Sendable {
         return dim(DisplayText.fit("space play/pause · n next · p prev · / search · o store · ? keys · q quit", width))
     }
 
+    /// The artwork drawn at this width, if there is room for it.
+    private func shownArtwork(width: Int) -> Picture? {
+        showsHelp ? nil : artwork.flatMap { $0.width + 2 < width ? $0 : nil }
+    }
+
+    /// The track ids of the queue items on screen at this size, top to bottom (previewctl tells
+    /// previewd, which keeps their first seconds ready: `visible`).
+    public func visibleTrackIds(width: Int, height: Int) -> [Int] {
+        guard width > 0, height > 0, !showsHelp, let s = status, let queue, !queue.items.isEmpty else { return [] }
+        let textWidth = width - (shownArtwork(width: width).map { $0.width + 2 } ?? 0)
+        let room = max(0, height - 2) - trackLines(textWidth, s).count - 1
+        guard room >= 1 else { return [] }
+        return Self.queueWindow(count: queue.items.count, current: s.index, rows: room).compactMap { queue.items[$0].track.trackId }
+    }
+
     /// The track's details, the position bar, what went wrong, then the queue to fill `rows`.
     private func detailLines(_ width: Int, rows: Int) -> [String] {
         guard let s = status else { return [] }
+        var lines = trackLines(width, s)
+        let room = rows - lines.count - 1
+        if let queue, !queue.items.isEmpty, room >= 1 {
+            lines.append("")
+            lines += queueLines(queue, current: s.index, rows: room, width: width)
+        }
+        return lines
+    }
+
+    /// The track's details, the position bar and what went wrong: what comes above the queue.
+    private func trackLines(_ width: Int, _ s: StatusReport) -> [String] {
         var lines: [String] = []
         if let t = s.track {
             lines.append(bold(DisplayText.fit(TerminalText.sanitized(t.trackName ?? "Unknown title"), width)))
@@ -115,22 +140,22 @@ public struct PlayerScreen: Sendable {
         }
         if let e = s.error { lines.append(DisplayText.fit("error: " + TerminalText.sanitized(e), width)) }
         if s.output != "ok" { lines.append(DisplayText.fit("output: " + TerminalText.sanitized(s.output), width)) }
-        let room = rows - lines.count - 1
-        if let queue, !queue.items.isEmpty, room >= 1 {
-            lines.append("")
-            lines += queueLines(queue, current: s.index, rows: room, width: width)
-        }
         return lines
+    }
+
+    /// The queue positions shown in `rows`: the current item in the middle where it can be.
+    private static func queueWindow(count: Int, current: Int?, rows: Int) -> Range<Int> {
+        let shown = min(rows, count)
+        let first = max(0, min(count - shown, (current ?? 0) - shown / 2))
+        return first..<first + shown
     }
 
     /// Up to `rows` items around the current one, numbered from 0 as `queue` and `play N` count:
     /// "▶" marks the current one, "✗" a failed item, "★" one on the shortlist.
     private func queueLines(_ queue: QueueReport, current: Int?, rows: Int, width: Int) -> [String] {
         let count = queue.items.count
-        let shown = min(rows, count)
-        let first = max(0, min(count - shown, (current ?? 0) - shown / 2))
         let digits = String(count - 1).count
-        return (first..<first + shown).map { i in
+        return Self.queueWindow(count: count, current: current, rows: rows).map { i in
             let item = queue.items[i]
             let mark = i == current ? "▶" : item.failure != nil ? "✗" : " "
             let number = String(repeating: " ", count: digits - String(i).count) + String(i)

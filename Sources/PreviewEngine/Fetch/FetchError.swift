@@ -16,6 +16,8 @@ public enum FetchError: Error, Equatable, Sendable {
     case badResume(asked: Int, got: Int?)
     /// The slot was cancelled (skip, queue change, shutdown).
     case cancelled
+    /// A head's decoder read past the head's bytes (the rest is fetched only when it is played).
+    case pastHead
 
     /// One line for the user.
     public var message: String {
@@ -29,6 +31,7 @@ public enum FetchError: Error, Equatable, Sendable {
         case .badResume(let asked, let got):
             return "preview server resumed at byte \(got.map(String.init) ?? "(not said)") instead of \(asked)"
         case .cancelled: return "cancelled"
+        case .pastHead: return "the preview's first seconds are not enough to start it"
         }
     }
 }

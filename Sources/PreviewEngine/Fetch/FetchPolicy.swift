@@ -3,13 +3,27 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
+import PreviewCore
 
 /// Every fetch and buffering threshold in one place (after librespot's AudioFetchParams).
 public struct FetchPolicy: Sendable {
     /// The memory budget for every preview held (the current one and the prefetched ones).
     public var memoryBudget = 16 << 20
-    /// The most bytes one preview may take: its share of the budget. A larger body fails its track.
-    public var maxPreviewBytes: Int { memoryBudget / (1 + prefetchAhead + prefetchBehind) }
+    /// The most bytes one preview may take: its share of the budget once the heads have theirs. A
+    /// larger body fails its track.
+    public var maxPreviewBytes: Int { (memoryBudget - heads.reservedBytes) / window }
+    /// Loads the prefetch window holds: the current track and its neighbours.
+    public var window: Int { 1 + prefetchAhead + prefetchBehind }
+    /// Results of the latest answer, and queue items around the current one, whose first seconds
+    /// are fetched and decoded ahead of a tap (`--prefetch-heads`, 8 unless told; 0: none).
+    public var prefetchHeads = 0
+    /// Bytes of a preview a head fetches: about 2 s of a 256 kbps preview after its header, enough
+    /// to start and to cover the time the rest takes to arrive.
+    public var prefetchHeadBytes = 64 << 10
+    /// How many heads the budget holds, and their size (the window's loads first).
+    public var heads: HeadPlan {
+        HeadPlan(perList: prefetchHeads, budgetBytes: memoryBudget, windowLoads: window, headBytes: prefetchHeadBytes)
+    }
     /// An optional disk cache of whole previews.
     public var cache: PreviewCache?
     /// Decoded audio held ahead of the output per track, in milliseconds: 12 × PulseAudio's default

@@ -31,6 +31,10 @@ public final class PreviewBytes: @unchecked Sendable {   // raw storage and stat
     private var complete = false                         // protected by condition
     private var failure: FetchError?                     // protected by condition
     private var endObservers: [@Sendable (Bool) -> Void] = []    // protected by condition
+    /// A head's range has arrived and the rest is not asked for: a read past it fails (`pastHead`)
+    /// instead of waiting, so a head's decoder never waits for bytes nobody fetches.
+    private var held = false                             // protected by condition
+    private var holdObservers: [@Sendable () -> Void] = []       // protected by condition
 
     /// An empty buffer that refuses to grow past `limit` bytes.
     public init(limit: Int = 16 << 20, initialCapacity: Int = 256 << 10) {
@@ -42,14 +46,15 @@ public final class PreviewBytes: @unchecked Sendable {   // raw storage and stat
 
     // MARK: Producer (the download)
 
-    /// Records the length the server announced; allocates it at once. Fails the buffer if over `limit`.
-    public func expect(length: Int?) {
+    /// Records the length the server announced; allocates it at once unless `reserve` is false (a
+    /// head: only its first bytes come for now). Fails the buffer if over `limit`.
+    public func expect(length: Int?, reserve: Bool = true) {
         defer { notifyIfEnded() }
         condition.lock(); defer { condition.unlock() }
         guard let length, length >= 0 else { return }
         guard length <= limit else { failLocked(.tooLarge(limit: limit)); return }
         expectedLength = length
-        reserveLocked(length)
+        if reserve { reserveLocked(length) }
     }
 
     /// Appends bytes from the network. Returns false (and fails the buffer) past `limit`, or when the
@@ -84,7 +89,40 @@ public final class PreviewBytes: @unchecked Sendable {   // raw storage and stat
             return
         }
         complete = true
+        held = false
+        holdObservers = []
         condition.broadcast()
+    }
+
+    /// The head's range has arrived and the download pauses there: tells the hold observers once.
+    public func hold() {
+        condition.lock()
+        guard failure == nil, !complete, !held else { condition.unlock(); return }
+        held = true
+        condition.broadcast()
+        let observers = holdObservers
+        holdObservers = []
+        condition.unlock()
+        observers.forEach { $0() }
+    }
+
+    /// The download goes on past the head: reads wait for the rest again.
+    public func widen() {
+        condition.lock(); defer { condition.unlock() }
+        held = false
+    }
+
+    /// Calls `body` once, when a head's range has arrived (`hold`), outside any lock; never when
+    /// the body ends or fails first.
+    public func onHold(_ body: @escaping @Sendable () -> Void) {
+        condition.lock()
+        guard held else {
+            if failure == nil, !complete { holdObservers.append(body) }
+            condition.unlock()
+            return
+        }
+        condition.unlock()
+        body()
     }
 
     /// Calls `body` once the whole preview is in (at once if it already is), outside any lock.
@@ -154,6 +192,7 @@ public final class PreviewBytes: @unchecked Sendable {   // raw storage and stat
                 return .bytes(n)
             }
             if complete { return .end }
+            if held { return .failed(.pastHead) }
             // Woken by append, finish, fail, cancel, or `wakeReaders` (which a reader's canceller
             // calls after raising its flag, so the flag is seen under this lock): no timeout.
             condition.wait()
@@ -195,6 +234,7 @@ public final class PreviewBytes: @unchecked Sendable {   // raw storage and stat
     private func failLocked(_ error: FetchError) {
         guard failure == nil else { return }
         failure = error
+        holdObservers = []
         condition.broadcast()
     }
 

@@ -13,14 +13,16 @@ public final class PreviewDownload: Sendable {
     public let url: String
     /// The bytes as they arrive.
     public let bytes: PreviewBytes
-    /// The fetch under way (none while the disk cache is read, or when it held the preview), and
-    /// whether `cancel` came first.
-    private let fetch = Locked<(handle: FetchHandle?, cancelled: Bool)>((nil, false))
+    /// The fetch under way (none while the disk cache is read, or when it held the preview),
+    /// whether `cancel` came first, and the head's size while only a head is wanted.
+    private let fetch: Locked<(handle: FetchHandle?, cancelled: Bool, headBytes: Int?)>
 
     /// Starts downloading `url` with `fetcher` within `limit` bytes, unless `cache` holds it.
-    public init(url: String, fetcher: PreviewFetcher, limit: Int, cache: PreviewCache? = nil) {
+    /// `headBytes`: only a head's first bytes for now (a range request), until `widen()`.
+    public init(url: String, fetcher: PreviewFetcher, limit: Int, cache: PreviewCache? = nil, headBytes: Int? = nil) {
         self.url = url
-        bytes = PreviewBytes(limit: limit)
+        fetch = Locked((nil, false, headBytes))
+        bytes = headBytes.map { PreviewBytes(limit: limit, initialCapacity: $0) } ?? PreviewBytes(limit: limit)
         LiveObjects.downloads.created()
         guard let cache else {
             start(fetcher)
@@ -41,13 +43,24 @@ public final class PreviewDownload: Sendable {
     deinit { LiveObjects.downloads.destroyed() }
 
     private func start(_ fetcher: PreviewFetcher) {
-        guard !fetch.withLock({ $0.cancelled }) else { return }
-        let handle = fetcher.fetch(url, into: bytes)
-        let cancelled = fetch.withLock { state -> Bool in
+        let (cancelledFirst, headBytes) = fetch.withLock { ($0.cancelled, $0.headBytes) }
+        guard !cancelledFirst else { return }
+        let handle = fetcher.fetch(url, into: bytes, headBytes: headBytes)
+        let (cancelled, widened) = fetch.withLock { state -> (Bool, Bool) in
             state.handle = handle
-            return state.cancelled
+            return (state.cancelled, headBytes != nil && state.headBytes == nil)
         }
-        if cancelled { handle.cancel() }   // `cancel` ran while the fetch was being started
+        // `cancel` or `widen` ran while the fetch was being started.
+        if cancelled { handle.cancel() } else if widened { handle.widen() }
+    }
+
+    /// A head's download goes on to the whole preview, from the first byte it lacks.
+    public func widen() {
+        let handle = fetch.withLock { state -> FetchHandle? in
+            state.headBytes = nil
+            return state.handle
+        }
+        handle?.widen()   // none yet: the fetch, once started, asks for the whole preview
     }
 
     /// Stops the download; readers waiting on its bytes return `.cancelled`.

@@ -43,14 +43,15 @@ public final class PreviewFetcher: Sendable {
     }
 
     /// Starts downloading `url` into `bytes`; returns a handle that cancels it. A URL previewd may not
-    /// fetch fails `bytes` at once.
+    /// fetch fails `bytes` at once. `headBytes`: only the first bytes, by range request; `bytes`
+    /// then holds there (`PreviewBytes.hold`) until the handle's `widen()` fetches the rest.
     @discardableResult
-    public func fetch(_ url: String, into bytes: PreviewBytes) -> FetchHandle {
+    public func fetch(_ url: String, into bytes: PreviewBytes, headBytes: Int? = nil) -> FetchHandle {
         guard Self.mayFetch(url, localOrigin: localOrigin) else {
             bytes.fail(.refusedURL(url))
             return FetchHandle(transfer: nil, bytes: bytes)
         }
-        let transfer = PreviewTransfer(url: url, bytes: bytes, fetcher: self)
+        let transfer = PreviewTransfer(url: url, bytes: bytes, fetcher: self, headEnd: headBytes)
         transfer.startNextAttempt()
         warm?.previewRequested()
         return FetchHandle(transfer: transfer, bytes: bytes)
@@ -86,7 +87,8 @@ public final class PreviewFetcher: Sendable {
 }
 
 /// One preview's download across its requests (the first and any resumes); the HTTP client's handler
-/// for each of them in turn.
+/// for each of them in turn. A head's download asks only for its first bytes and holds there until
+/// `widen()`, which asks for the rest from the first byte it lacks.
 final class PreviewTransfer: HTTPResponseHandler, @unchecked Sendable {   // attempt counters: the HTTP thread only; `attempt` is Locked
     let url: String
     let bytes: PreviewBytes
@@ -94,21 +96,37 @@ final class PreviewTransfer: HTTPResponseHandler, @unchecked Sendable {   // att
     // Used on the HTTP client's thread only (one request at a time).
     private var attempts = 0
     private var resumeOffset = 0
-    /// When the whole download must have ended (monotonic nanoseconds).
-    private let deadline: UInt64
     private var skip = 0
-    /// The request in flight, and whether the download was cancelled (then no attempt starts).
-    private let attempt = Locked<(exchange: HTTPExchangeHandle?, cancelled: Bool)>((nil, false))
+    /// The request in flight asked for a head's range only.
+    private var askedHead = false
 
-    init(url: String, bytes: PreviewBytes, fetcher: PreviewFetcher) {
+    /// The request in flight, whether the download was cancelled (then no attempt starts), where a
+    /// head ends (nil: the whole preview is wanted), whether the head has arrived and the transfer
+    /// waits for `widen`, and when the whole download must have ended (monotonic nanoseconds).
+    private struct Attempt {
+        var exchange: HTTPExchangeHandle?
+        var cancelled = false
+        var headEnd: Int?
+        var holding = false
+        var deadline: UInt64
+    }
+    private let attempt: Locked<Attempt>
+
+    init(url: String, bytes: PreviewBytes, fetcher: PreviewFetcher, headEnd: Int? = nil) {
         self.url = url
         self.bytes = bytes
         self.fetcher = fetcher
-        deadline = MonotonicClock.nanoseconds() + UInt64(fetcher.deadline * 1e9)
+        attempt = Locked(Attempt(headEnd: headEnd, deadline: Self.deadline(fetcher)))
+    }
+
+    private static func deadline(_ fetcher: PreviewFetcher) -> UInt64 {
+        MonotonicClock.nanoseconds() + UInt64(fetcher.deadline * 1e9)
     }
 
     /// Seconds left before the deadline.
-    private var secondsLeft: Double { (Double(deadline) - Double(MonotonicClock.nanoseconds())) / 1e9 }
+    private var secondsLeft: Double {
+        (Double(attempt.withLock { $0.deadline }) - Double(MonotonicClock.nanoseconds())) / 1e9
+    }
 
     /// Sends the request for what is still missing, unless the transfer was cancelled.
     func startNextAttempt() {
@@ -116,12 +134,37 @@ final class PreviewTransfer: HTTPResponseHandler, @unchecked Sendable {   // att
             guard !attempt.cancelled, bytes.error == nil else { return }
             resumeOffset = bytes.receivedCount
             skip = 0
-            guard secondsLeft > 0 else {
+            let left = (Double(attempt.deadline) - Double(MonotonicClock.nanoseconds())) / 1e9
+            guard left > 0 else {
                 bytes.fail(.deadline(seconds: Int(fetcher.deadline.rounded())))
                 return
             }
-            attempt.exchange = fetcher.start(fetcher.request(url, from: resumeOffset, within: secondsLeft), handler: self)
+            var request = fetcher.request(url, from: resumeOffset, within: left)
+            askedHead = attempt.headEnd != nil
+            if let end = attempt.headEnd {
+                guard resumeOffset < end else {   // the head was all there when its connection dropped
+                    attempt.holding = true
+                    bytes.hold()
+                    return
+                }
+                request.rangeEnd = end - 1
+            }
+            attempt.exchange = fetcher.start(request, handler: self)
         }
+    }
+
+    /// A head's download goes on to the whole preview: now if its range has arrived, else as soon
+    /// as it has. The deadline starts again (the head may have waited long to be played).
+    func widen() {
+        let restart = attempt.withLock { attempt -> Bool in
+            guard attempt.headEnd != nil else { return false }
+            attempt.headEnd = nil
+            attempt.deadline = Self.deadline(fetcher)
+            bytes.widen()
+            defer { attempt.holding = false }
+            return attempt.holding
+        }
+        if restart { startNextAttempt() }
     }
 
     func cancel() {
@@ -142,8 +185,10 @@ final class PreviewTransfer: HTTPResponseHandler, @unchecked Sendable {   // att
                 return false
             }
             skip = 0
+            if let total = head.rangeTotal, bytes.knownLength == nil { bytes.expect(length: total, reserve: false) }
         case 200..<300:
             skip = resumeOffset               // Range ignored: the whole body again
+            askedHead = false                 // a head becomes the whole preview: it is coming anyway
             if head.contentLength != nil { bytes.expect(length: head.contentLength) }
         default:
             bytes.fail(.httpStatus(head.status, url: url))
@@ -173,6 +218,17 @@ final class PreviewTransfer: HTTPResponseHandler, @unchecked Sendable {   // att
             return
         }
         let short = bytes.knownLength.map { bytes.receivedCount < $0 } ?? false
+        if failure == nil, askedHead, short || bytes.knownLength == nil {
+            // The head's range is in: hold there, or go on at once when it was played meanwhile.
+            let held = attempt.withLock { attempt -> Bool in
+                guard attempt.headEnd != nil else { return false }
+                attempt.holding = true
+                bytes.hold()
+                return true
+            }
+            if !held { startNextAttempt() }
+            return
+        }
         guard failure != nil || short else { bytes.finish(); return }
         guard secondsLeft > 0 else {   // the deadline ended it: no resume
             bytes.fail(.deadline(seconds: Int(fetcher.deadline.rounded())))
@@ -200,5 +256,10 @@ public struct FetchHandle: Sendable {
     public func cancel() {
         bytes.cancel()
         transfer?.cancel()
+    }
+
+    /// A head's download goes on to the whole preview (nothing for a whole download).
+    public func widen() {
+        transfer?.widen()
     }
 }

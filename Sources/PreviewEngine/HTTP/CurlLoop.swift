@@ -271,7 +271,11 @@ final class CurlLoop: @unchecked Sendable {   // `mailbox`, `stopping`, `multi` 
         case .preview: StartTimeline.shared.mark(.previewMade, at: exchange.startedAt, preview: exchange)
         case .catalog, .other: break
         }
-        if request.rangeStart > 0 { ccurl_set_string(easy, CURLOPT_RANGE, "\(request.rangeStart)-") }
+        if let end = request.rangeEnd {
+            ccurl_set_string(easy, CURLOPT_RANGE, "\(request.rangeStart)-\(end)")
+        } else if request.rangeStart > 0 {
+            ccurl_set_string(easy, CURLOPT_RANGE, "\(request.rangeStart)-")
+        }
         ccurl_set_pointer(easy, CURLOPT_ERRORBUFFER, exchange.errorText)
         ccurl_set_callback(easy, CURLOPT_HEADERFUNCTION, curlHeaderLine)
         ccurl_set_pointer(easy, CURLOPT_HEADERDATA, me)

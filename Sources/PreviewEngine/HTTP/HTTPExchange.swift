@@ -23,6 +23,7 @@ final class HTTPExchange: @unchecked Sendable {   // a curl easy handle and its 
     private var hasLocation = false
     private var retryAfter: Int?
     private var contentRangeStart: Int?
+    private var contentRangeTotal: Int?
     /// The last response said its connection closes after it (`Connection: close`, or HTTP/1.0).
     private(set) var closesConnection = false   // loop thread
     private let cancelled = Atomic<Bool>(false)
@@ -68,6 +69,7 @@ final class HTTPExchange: @unchecked Sendable {   // a curl easy handle and its 
         hasLocation = false
         retryAfter = nil
         contentRangeStart = nil
+        contentRangeTotal = nil
         errorText[0] = 0
     }
 
@@ -81,6 +83,7 @@ final class HTTPExchange: @unchecked Sendable {   // a curl easy handle and its 
             hasLocation = false
             retryAfter = nil
             contentRangeStart = nil
+            contentRangeTotal = nil
             return true
         }
         if text == "\r\n" || text == "\n" { return endOfHead() }
@@ -95,6 +98,7 @@ final class HTTPExchange: @unchecked Sendable {   // a curl easy handle and its 
         if name == "retry-after" { retryAfter = RetryAfter.seconds(value, now: Int(time(nil))) }   // seconds or an HTTP-date
         if name == "content-range", value.lowercased().hasPrefix("bytes ") {
             contentRangeStart = Int(value.dropFirst(6).prefix { $0 != "-" })
+            contentRangeTotal = value.split(separator: "/").last.flatMap { Int($0) }
         }
         return true
     }
@@ -120,7 +124,7 @@ final class HTTPExchange: @unchecked Sendable {   // a curl easy handle and its 
                             contentLength: length >= 0 ? Int(length) : nil,
                             mediaType: type.map { $0.split(separator: ";").first.map(String.init) ?? $0 }?
                                 .trimmingWhitespace().lowercased(),
-                            retryAfterSeconds: retryAfter, rangeStart: contentRangeStart)
+                            retryAfterSeconds: retryAfter, rangeStart: contentRangeStart, rangeTotal: contentRangeTotal)
         if handler?.receive(head: head) != true { stoppedByHandler = true }
         return !stoppedByHandler
     }

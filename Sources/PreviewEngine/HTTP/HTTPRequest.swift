@@ -4,6 +4,8 @@ public struct HTTPRequest: Sendable {
     public var url: String
     /// Ask for the body from this byte on (`Range: bytes=N-`); 0 asks for all of it.
     public var rangeStart = 0
+    /// Ask only up to this byte, included (`Range: bytes=N-E`: a preview's head).
+    public var rangeEnd: Int?
     /// The whole exchange must end within this many seconds (nil: no limit on the whole).
     public var totalTimeout: Double?
     /// Fail when connecting takes this long, or when no byte arrives for this long.
@@ -48,6 +50,8 @@ public struct HTTPHead: Sendable, Equatable {
     public var retryAfterSeconds: Int?
     /// The first byte a 206 answer holds (`Content-Range: bytes START-END/TOTAL`).
     public var rangeStart: Int?
+    /// The whole body's length a 206 answer states (TOTAL, when not `*`).
+    public var rangeTotal: Int?
 }
 
 /// Why an HTTP exchange ended without a complete body.

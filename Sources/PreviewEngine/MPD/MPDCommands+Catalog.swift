@@ -3,12 +3,20 @@ import PreviewCore
 extension MPDCommands {
     /// `find FILTER [sort TAG] [window START:END]`: exact, through the catalog.
     static func find(_ call: MPDCall) async throws(MPDError) {
-        for track in try await matching(call, exact: true) { call.addSong(track) }
+        try await show(matching(call, exact: true), call)
     }
 
     /// `search FILTER …`: contains, any case.
     static func search(_ call: MPDCall) async throws(MPDError) {
-        for track in try await matching(call, exact: false) { call.addSong(track) }
+        try await show(matching(call, exact: false), call)
+    }
+
+    /// Answers `tracks` as songs; the client shows them in this order, so previewd keeps their
+    /// first seconds ready for the one the listener picks (`visible`).
+    private static func show(_ tracks: [Track], _ call: MPDCall) async {
+        for track in tracks { call.addSong(track) }
+        let ids = tracks.compactMap(\.trackId)
+        if !ids.isEmpty { _ = try? await call.perform(.visible(Array(ids.prefix(200)))) }
     }
 
     /// `findadd FILTER [sort] [window] [position POS]`.

@@ -60,7 +60,17 @@ extension Player {
             notQueued += core.sortOut(tracks).notQueued.map { CatalogReport.NotQueued(result: positions[$0.result], reason: $0.reason) }
             return AddReport(ids: [], queueVersion: core.queue.version, notQueued: notQueued.sorted { $0.result < $1.result })
         }
-        let placement = try core.place(tracks, at: enqueue.destination ?? .end, play: enqueue.play, morePages: nil)
+        // A tap on a result: the queue becomes the list and the track asked for plays, one change.
+        let start = try enqueue.start.map { k throws(ControlError) -> Int in
+            guard let found = positions.firstIndex(of: k) else {
+                throw ControlError(asked.indices.contains(k) ? .rejected : .badArgument,
+                                   asked.indices.contains(k) ? "track \(k) to play was not found in the catalog" : "no track \(k) to play (\(asked.count) given)")
+            }
+            return found
+        }
+        let placement = try core.place(tracks, at: enqueue.destination, play: enqueue.play, morePages: enqueue.destination == nil ? false : nil,
+                                       start: start)
+        if enqueue.destination == nil { lastSearch = nil }   // `more` continues no search in this queue
         run(placement.effects)
         notQueued += placement.notQueued.map { CatalogReport.NotQueued(result: positions[$0.result], reason: $0.reason) }
         log(.info, "add: \(placement.ids.count) of \(asked.count) queued" + (placement.firstIndex.map { " at \($0)" } ?? ""))
@@ -114,6 +124,7 @@ extension Player {
                                    requests: page.requests, album: page.album, mayHaveMore: mayHaveMore, status: status())
         report.ids = placement.ids
         report.queued = enqueue.queue
+        run(core.answered(results))   // its first results get heads, whoever asked
         return report
     }
 

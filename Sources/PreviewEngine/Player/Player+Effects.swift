@@ -16,6 +16,12 @@ extension Player {
                 downloads.removeValue(forKey: url)?.cancel()
                 released = true
             case .startSlot(let spec, let headMs): startSlot(spec, headMs: headMs)
+            case .startHead(let id, let url, let bytes, let headMs): startHead(id, url: url, bytes: bytes, headMs: headMs)
+            case .widenDownload(let url, let trackId):
+                downloads[url]?.widen()
+                if let known = loudness[LoudnessStore.key(trackId: trackId, url: url)] { learned.append(.measured(url: url, known)) }
+                // Whole already (a small preview, the disk cache): its end came while it was a head.
+                if downloads[url]?.bytes.isComplete == true { measureLoudness(url) }
             case .decodeWhole(let id): slots[id]?.decodeWhole()
             case .cancelSlot(let id):
                 slots.removeValue(forKey: id)?.cancel()
@@ -48,10 +54,20 @@ extension Player {
     }
 
     /// Downloads `url`; its end comes back as an engine event (neighbours wait for the current one's).
-    private func startDownload(_ url: String) {
-        let download = PreviewDownload(url: url, fetcher: fetcher, limit: policy.maxPreviewBytes, cache: policy.cache)
+    @discardableResult
+    private func startDownload(_ url: String, headBytes: Int? = nil) -> PreviewDownload {
+        let download = PreviewDownload(url: url, fetcher: fetcher, limit: policy.maxPreviewBytes, cache: policy.cache, headBytes: headBytes)
         downloads[url] = download
-        download.bytes.onEnd { [self] complete in post(.downloadEnded(url: url, complete: complete)) }
+        download.bytes.onEnd { [self, weak download] complete in post(.downloadEnded(url: url, complete: complete, download: download)) }
+        return download
+    }
+
+    /// A head: the first `bytes` of `url` and a slot decoding its first `headMs`, then parked.
+    private func startHead(_ id: PlayerCore.SlotID, url: String, bytes: Int, headMs: Int) {
+        let download = startDownload(url, headBytes: bytes)
+        download.bytes.onHold { [self, weak download] in post(.headFetched(url: url, download: download)) }
+        slots[id] = PreviewSlot(id: id, startMs: 0, download: download, policy: policy, format: sink.format,
+                                label: "head \(id)", headMs: headMs) { [self] id, event in post(.decoder(slot: id, event)) }
     }
 
     /// A decoder over the slot's download, reporting through the player's event stream.

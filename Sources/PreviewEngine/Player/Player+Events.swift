@@ -7,9 +7,14 @@ extension Player {
         switch event {
         case .decoder(let id, let event): decoderEvent(event, slot: id)
         case .output(let event): outputEvent(event)
-        case .downloadEnded(let url, let complete):
+        case .downloadEnded(let url, let complete, let download):
+            // One let go meanwhile (a head no longer wanted, asked for again) is not this one.
+            guard let download, downloads[url] === download else { return }
             run(core.handle(.downloadEnded(url: url, complete: complete)))
-            if complete { measureLoudness(url) }
+            if complete, core.downloads[url] != nil { measureLoudness(url) }
+        case .headFetched(let url, let download):
+            guard let download, downloads[url] === download else { return }
+            run(core.handle(.headFetched(url: url)))
         case .measured(let url, let key, let measurement): measured(url: url, key: key, measurement)
         case .estimated(let id, let estimate):
             estimating.remove(id)

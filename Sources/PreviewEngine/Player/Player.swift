@@ -88,6 +88,7 @@ public actor Player {
         decisions.normalization = normalization
         decisions.autopage = autopage
         decisions.localOrigin = fetcher.localOrigin
+        decisions.heads = policy.heads
         core = PlayerCore(policy: decisions)
         // `--crossfade`, before anything plays (a saved one comes later, through the verbs).
         if let effects = try? core.setCrossfade(crossfadeSeconds), !effects.isEmpty { sink.setCrossfade(milliseconds: crossfadeSeconds * 1000) }
@@ -123,6 +124,7 @@ public actor Player {
     private static func mayChangeTrack(_ command: ControlCommand) -> Bool {
         switch command {
         case .next, .prev, .play, .seek: return true
+        case .add(_, let enqueue): return enqueue.start != nil
         case .search(_, let enqueue), .lookup(_, let enqueue), .top(_, let enqueue): return enqueue.queue
         default: return false
         }
@@ -152,6 +154,7 @@ public actor Player {
         case .top(let query, let enqueue): return .catalog(try await top(query, enqueue))
         case .more(let queue): return .catalog(try await more(queue: queue))
         case .add(let source, let enqueue): return .added(try await add(source, enqueue))
+        case .visible(let trackIds): run(core.show(trackIds: trackIds))
         case .info(let item): return .info(try await info(item.map { ref throws(ControlError) in try core.queue.id(of: ref) }))
         case .artwork(let item, let width, let height):
             return .artwork(try await artworkThumbnail(item.map { ref throws(ControlError) in try core.queue.id(of: ref) }, width: width, height: height))

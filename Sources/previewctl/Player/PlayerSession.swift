@@ -25,6 +25,8 @@ final class PlayerSession {
     private let colors = HalfBlockImage.colors(environment: ProcessInfo.processInfo.environment, isTerminal: true)
     /// What the artwork on screen was drawn for: the track and the size asked.
     private var artworkKey: (trackId: Int?, columns: Int)?
+    /// The queue items last told to previewd as on screen (`visible`).
+    private var shownTrackIds: [Int] = []
 
     /// Subscribes to previewd's events (before the terminal is touched, so a missing daemon is a plain
     /// error message).
@@ -237,6 +239,11 @@ final class PlayerSession {
     /// smaller size or a shorter line leaves nothing behind.
     private func draw() {
         let lines = screen.lines(width: size.columns, height: size.rows)
+        let visible = screen.visibleTrackIds(width: size.columns, height: size.rows)
+        if visible != shownTrackIds, !visible.isEmpty {   // what the screen shows changed: previewd keeps their heads
+            shownTrackIds = visible
+            _ = try? client.send(.visible(Array(visible.prefix(200))))
+        }
         Output.write("\u{1B}[H" + lines.joined(separator: "\u{1B}[K\r\n") + "\u{1B}[K\u{1B}[J", to: STDOUT_FILENO)
     }
 }

@@ -13,7 +13,7 @@ struct PageRequest: Sendable {
     static let allowed: Set<String> = [
         "search", "lookup", "top", "more", "add", "play", "pause", "resume", "toggle", "stop", "next", "prev",
         "seek", "volume", "mute", "repeat", "shuffle", "single", "consume", "status", "queue", "clear", "remove",
-        "move", "share", "info", "mark", "unmark", "save", "load", "lists", "history",
+        "move", "share", "info", "mark", "unmark", "save", "load", "lists", "history", "visible",
     ]
 
     /// The page's id, echoed in the answer (absent: none echoed).

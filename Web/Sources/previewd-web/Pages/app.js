@@ -40,6 +40,8 @@ const app = {
   volumeTimer: 0,
   toastTimer: 0,
   artworkTries: 0,           // a picture asked again once previewd has it gets a URL of its own
+  visibleTimer: 0,
+  visibleSent: null,         // the track ids last told to previewd as on screen (`visible`)
   pushedPlayer: false,
   searchFailedAt: -Infinity,
 };
@@ -480,6 +482,7 @@ function renderResults() {
   list.replaceChildren(rows);
   $('more').hidden = !app.mayHaveMore || app.tab === 'top';
   performance.mark('results-drawn');   // scripts/bench-web: page load and keystroke → results drawn
+  scheduleVisible();
 }
 
 /** An image in its frame: the placeholder shows until it loads, and stays when there is none. */
@@ -493,30 +496,63 @@ function setThumbnail(frame, src, tall) {
   if (src) img.src = src; else img.removeAttribute('src');
 }
 
-/** Tapping a result: the results on screen become the queue, and the one tapped plays. */
+/** Tapping a result: the results on screen become the queue and the one tapped plays, in one
+ *  `add` (`replace`, `play`: no moment when the queue is empty, and previewd has the first seconds
+ *  of what is on screen ready). By track id when every result has one (previewd keeps the tracks it
+ *  answered), else the tracks themselves; past the first run, the rest is appended. */
 async function playResult(index) {
   performance.mark('tap');   // scripts/bench-web: tap → audible, from the page's own click
   const tracks = app.shown.slice();
   if (!tracks[index]) return;
+  const byId = tracks.every((t) => Number.isInteger(t.trackId) && t.trackId > 0);
+  const runs = byId ? idChunks(tracks) : addChunks(tracks);
   try {
-    await request('clear');
-    const ids = new Array(tracks.length).fill(null);
-    for (const [start, chunk] of addChunks(tracks)) {
-      const answer = await request('add', { tracks: chunk, play: false });
-      const refused = new Set((answer.notQueued || []).map((n) => n.result));
-      let k = 0;
-      chunk.forEach((_, i) => { if (!refused.has(i)) ids[start + i] = answer.ids[k++]; });
+    for (const [start, chunk] of runs) {
+      const args = byId ? { trackIds: chunk.map((t) => t.trackId) } : { tracks: chunk };
+      const here = index >= start && index < start + chunk.length;
+      if (start === 0) args.replace = true;
+      if (here && start === 0) args.play = index;
+      const answer = await request('add', args);
+      if (here && start > 0) {
+        const refused = new Set((answer.notQueued || []).map((n) => n.result));
+        if (refused.has(index - start)) throw { code: 'rejected', message: 'This one has no preview to play.' };
+        await request('play', { id: answer.ids[index - start - [...refused].filter((r) => r < index - start).length] });
+      }
     }
-    if (ids[index] === null || ids[index] === undefined) {
-      toast('This one has no preview to play.');
-      return;
-    }
-    const status = await request('play', { id: ids[index] });
-    applyStatus(status);
+    request('status').then(applyStatus, () => {});
     openPlayer();
   } catch (error) {
-    showError(error);
+    if (error && error.code === 'rejected') toast(error.message || 'This one has no preview to play.');
+    else showError(error);
   }
+}
+
+/** `tracks` in runs of at most 200 for `add {"trackIds"}`, each with its first index. */
+function idChunks(tracks) {
+  const chunks = [];
+  for (let start = 0; start < tracks.length; start += 200) chunks.push([start, tracks.slice(start, start + 200)]);
+  return chunks;
+}
+
+/** The rows on screen, told to previewd a moment after the list scrolls or is drawn, so it keeps
+ *  their first seconds ready for a tap (`visible`). Nothing is sent when they did not change. */
+function scheduleVisible() {
+  clearTimeout(app.visibleTimer);
+  app.visibleTimer = setTimeout(sendVisible, 200);
+}
+
+function sendVisible() {
+  if ($('results').offsetParent === null) return;   // the player covers the list: what was shown stays
+  const ids = [];
+  for (const row of $('results').children) {
+    const box = row.getBoundingClientRect();
+    if (box.bottom > 0 && box.top < window.innerHeight && row.dataset.trackId) ids.push(Number(row.dataset.trackId));
+    if (ids.length === 200) break;
+  }
+  const key = ids.join(',');
+  if (key === app.visibleSent) return;
+  app.visibleSent = key;
+  request('visible', { trackIds: ids }).catch(() => { app.visibleSent = null; });
 }
 
 /** `tracks` in runs for `add`, each with its first index: at most 200 tracks and about 48 KB of
@@ -973,6 +1009,8 @@ function wire() {
   $('sort').addEventListener('change', renderResults);
   $('more').addEventListener('click', more);
   $('refresh').addEventListener('click', chart);
+  document.addEventListener('scroll', scheduleVisible, { passive: true, capture: true });
+  window.addEventListener('resize', scheduleVisible, { passive: true });
   $('results').addEventListener('click', (e) => {
     const row = e.target.closest('.row');
     if (!row) return;
