@@ -62,7 +62,7 @@ final class PlayerCoreRetentionTests: XCTestCase {
                 let effects = Self.step(&core, &random)
                 adopted += effects.filter { if case .widenDownload = $0 { true } else { false } }.count
                 engine.carryOut(effects)
-                let held = Set([core.current?.id].compactMap { $0 } + core.prefetched.values.map(\.id) + core.heads.values.map(\.id))
+                let held = Set([core.current?.id, core.fading?.id].compactMap { $0 } + core.prefetched.values.map(\.id) + core.heads.values.map(\.id))
                 let where_ = "seed \(seed), step \(step)"
                 XCTAssertEqual(engine.slots, held, "\(where_): slots the engine holds")
                 XCTAssertEqual(engine.downloads, Set(core.downloads.keys).union(core.heads.keys), "\(where_): downloads the engine holds")
