@@ -27,12 +27,14 @@ final class NetworkEndToEndTests: XCTestCase {
         return rig
     }
 
-    /// Waits until previewd plays queue item `index` with audio flowing.
-    private func waitUntilPlaying(_ rig: NetworkRig, index: Int = 0, file: StaticString = #filePath, line: UInt = #line) throws {
+    /// Waits until previewd plays queue item `index` with audio flowing (of a queue newer than
+    /// `afterVersion`, when given: the answer to a later search).
+    private func waitUntilPlaying(_ rig: NetworkRig, index: Int = 0, afterVersion: Int = -1,
+                                  file: StaticString = #filePath, line: UInt = #line) throws {
         let deadline = Date(timeIntervalSinceNow: 20)
         while Date() < deadline {
             let report = try JSONDecoder().decode(StatusReport.self, from: Data(try rig.daemon.ctl("--json", "status").stdout.utf8))
-            if report.state == .playing, report.index == index, report.positionMs > 0 { return }
+            if report.state == .playing, report.index == index, report.positionMs > 0, report.queueVersion > afterVersion { return }
             usleep(50_000)
         }
         XCTFail("previewd did not play item \(index); it logged:\n\(rig.daemon.log)", file: file, line: line)
@@ -59,8 +61,9 @@ final class NetworkEndToEndTests: XCTestCase {
         try waitUntilPlaying(rig)
         usleep(500_000)   // the neighbours' downloads end too
         let before = try rig.stats()
+        let version = try JSONDecoder().decode(StatusReport.self, from: Data(try rig.daemon.ctl("--json", "status").stdout.utf8)).queueVersion
         XCTAssertEqual(try rig.daemon.ctl("search", "brief").status, 0)
-        try waitUntilPlaying(rig)
+        try waitUntilPlaying(rig, afterVersion: version)
         let after = try rig.stats()
         for host in ["api", "cdn"] {
             XCTAssertEqual(after[host]?.connections.count, before[host]?.connections.count, "\(host): no new TCP connection")

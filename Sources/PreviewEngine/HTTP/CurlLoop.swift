@@ -66,6 +66,10 @@ final class CurlLoop: @unchecked Sendable {   // `mailbox`, `stopping`, `multi` 
     private static func makeMulti() -> UnsafeMutableRawPointer {
         let multi = curl_multi_init()!
         ccurl_multi_set_long(multi, CURLMOPT_MAX_HOST_CONNECTIONS, 4)
+        // Room for every host's 4 (the API, the CDN, artwork, the chart): libcurl's own bound is
+        // 4 × the transfers under way, so when the heads' transfers end together it would close the
+        // oldest idle connection, the API's, and the next search would pay a new handshake.
+        ccurl_multi_set_long(multi, CURLMOPT_MAXCONNECTS, 16)
         return multi
     }
 
