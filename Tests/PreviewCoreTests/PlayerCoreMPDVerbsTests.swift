@@ -52,6 +52,16 @@ final class PlayerCoreMPDVerbsTests: XCTestCase {
         XCTAssertEqual(core.setOutput(enabled: nil), [.setVolume(50, muted: false), .notify(.outputEnabled(true))], "toggled back")
         XCTAssertTrue(core.setOutput(enabled: true).isEmpty)
         XCTAssertFalse(core.muted)
+        // Disabled, the output lost and back (a sound server's restart): it stays silent.
+        _ = core.setOutput(enabled: false)
+        _ = core.handle(.outputLost("gone", heardMs: 700))
+        XCTAssertTrue(core.handle(.outputBack).contains(.setVolume(50, muted: true)))
+    }
+
+    func testPriorityInQueueOrderKeepsTheNeighbours() throws {
+        var core = playing()
+        let effects = try core.setPriority(9, of: [.index(4)])
+        XCTAssertFalse(effects.contains { if case .cancelSlot = $0 { true } else { false } }, "nothing that plays changed: \(effects)")
     }
 
     func testNormalisationSwitchedOffAndOnRegainsTheHeldTracks() throws {

@@ -223,6 +223,9 @@ final class MPDProtocolTests: XCTestCase {
         XCTAssertThrowsError(try MPDRange("x"))
         XCTAssertThrowsError(try MPDRange("3:1"))
         XCTAssertThrowsError(try MPDRange("-1"))
+        XCTAssertThrowsError(try MPDRange("9223372036854775807"), "past 32 bits: refused before any arithmetic (it trapped)")
+        XCTAssertThrowsError(try MPDRange("0:4294967296"))
+        XCTAssertEqual(try MPDRange("4294967295:").start, 4_294_967_295, "the largest start is read")
     }
 
     func testIdleSubsystemsFromEvents() throws {

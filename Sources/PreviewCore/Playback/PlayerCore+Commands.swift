@@ -58,7 +58,7 @@ extension PlayerCore {
     private mutating func setVolume(_ level: Int, muted: Bool) -> [Effect] {
         guard (level, muted) != (volume, self.muted) else { return [] }
         (volume, self.muted) = (level, muted)
-        return [.setVolume(level, muted: muted || !outputEnabled), .notify(.volume(level, muted: muted))]
+        return [.setVolume(level, muted: silenced), .notify(.volume(level, muted: muted))]
     }
 
     /// Makes the output sound or play silently (nil toggles); the clock runs either way, as MPD's
@@ -67,8 +67,11 @@ extension PlayerCore {
         let on = enabled ?? !outputEnabled
         guard on != outputEnabled else { return [] }
         outputEnabled = on
-        return [.setVolume(volume, muted: muted || !on), .notify(.outputEnabled(on))]
+        return [.setVolume(volume, muted: silenced), .notify(.outputEnabled(on))]
     }
+
+    /// What the output is told: silent while muted or disabled.
+    var silenced: Bool { muted || !outputEnabled }
 
     /// Loudness normalisation per track or off, from now on: the tracks held take their new gain
     /// smoothly (the current one too).
@@ -114,6 +117,9 @@ extension PlayerCore {
             core.queue.setPriority(priority, ids: ids)
             guard core.queue.version != version else { return }
             effects.append(.notify(.queue(length: core.queue.count, version: core.queue.version)))
+            // Only a shuffled order reads priorities: in queue order the neighbours (and a fade's
+            // follower) stay as they are.
+            guard core.transport.order.isShuffled else { return }
             try core.feed(.prioritized, into: &effects)
             core.dropNeighbours(into: &effects)   // what plays next may have changed
         }

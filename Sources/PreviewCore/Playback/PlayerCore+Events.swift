@@ -93,7 +93,7 @@ extension PlayerCore {
             let position = heardAtLossMs ?? 0
             heardAtLossMs = nil
             lastError = nil
-            effects.append(.setVolume(volume, muted: muted))
+            effects.append(.setVolume(volume, muted: silenced))   // a disabled output stays silent
             try? feed(.outputBack(positionMs: position), into: &effects)
             effects.append(.notify(.outputBack))
         case .downloadEnded(let url, let complete):

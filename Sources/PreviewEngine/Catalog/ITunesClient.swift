@@ -156,8 +156,12 @@ public final class ITunesClient: Sendable {
             }
         }
         page.results = entries.map { entry in ChartFeed.id(of: entry).flatMap { byID[$0] } ?? entry }
-        // An entry the lookup did not know is kept too (an add by its id finds it), looked-up ones already are.
-        memory.remember(page.results.filter { $0.trackId.map { unknown.contains($0) && byID[$0] == nil } ?? false })
+        // An entry the lookup answered as unknown is kept too (an add by its id finds it); looked-up
+        // ones already are. After a failed lookup nothing is: a later chart or add looks them up again.
+        if page.lookupError == nil {
+            let unanswered = Set(unknown).subtracting(byID.keys)
+            memory.remember(page.results.filter { $0.trackId.map(unanswered.contains) ?? false })
+        }
         return page
     }
 

@@ -28,6 +28,13 @@ public final class PreviewDownload: Sendable {
             start(fetcher)
             return
         }
+        // A head reads no cached file, which would hold the whole preview where a head holds 64 KiB;
+        // what it fetches is still stored once it has become the whole preview.
+        guard headBytes == nil else {
+            bytes.onComplete { [unowned bytes] in cache.store(url, bytes.snapshot()) }
+            start(fetcher)
+            return
+        }
         cache.read(url) { [self, bytes] body in
             if let body, body.count <= limit {
                 bytes.expect(length: body.count)

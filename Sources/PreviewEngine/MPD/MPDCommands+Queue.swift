@@ -161,12 +161,11 @@ extension MPDCommands {
     static func prio(_ call: MPDCall) async throws(MPDError) {
         let priority = try priorityArgument(call)
         let items = try await call.queue().items
-        var refs: [QueueRef] = []
-        for text in call.arguments.dropFirst() {
-            refs += try MPDRange(text).range(count: items.count).map { .id(items[$0].id) }
-        }
-        guard !refs.isEmpty else { return }
-        _ = try await call.perform(.setPriority(priority, refs))
+        // A set: 4,096 ranges of the whole queue name each item once, not 4,096 times.
+        var positions = Set<Int>()
+        for text in call.arguments.dropFirst() { positions.formUnion(try MPDRange(text).range(count: items.count)) }
+        guard !positions.isEmpty else { return }
+        _ = try await call.perform(.setPriority(priority, positions.sorted().map { .id(items[$0].id) }))
     }
 
     /// `prioid PRIORITY ID…`.

@@ -81,14 +81,15 @@ public struct MPDRange: Equatable, Sendable {
     /// Reads `text`.
     public init(_ text: String) throws(MPDError) {
         let parts = text.split(separator: ":", maxSplits: 1, omittingEmptySubsequences: false)
-        guard let start = Int(parts[0]), start >= 0 else { throw MPDError(.arg, "Number expected: \(text.prefix(32))") }
+        // Positions are 32-bit in MPD (RangeArg): a larger one is refused before any arithmetic.
+        guard let start = UInt32(parts[0]).map(Int.init) else { throw MPDError(.arg, "Number expected: \(text.prefix(32))") }
         self.start = start
         if parts.count == 1 {
             end = start + 1
         } else if parts[1].isEmpty {
             end = nil
         } else {
-            guard let end = Int(parts[1]), end >= start else { throw MPDError(.arg, "Bad range: \(text.prefix(32))") }
+            guard let end = UInt32(parts[1]).map(Int.init), end >= start else { throw MPDError(.arg, "Bad range: \(text.prefix(32))") }
             self.end = end
         }
     }

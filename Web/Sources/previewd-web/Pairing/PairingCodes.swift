@@ -8,7 +8,8 @@ import Synchronization
 /// six-digit code with its end (`CODE EXPIRY`, Unix seconds) to `DIR/web-pair-code` (0600, beside the
 /// token); the server, another process, reads it when a code is typed. A right code answers with the
 /// pairing cookie (the token, which the code never is) and is spent; five wrong tries in a row lock
-/// pairing by code for a minute, for every device, so guessing gets at most five tries a minute.
+/// pairing by code for a minute, for every device, so guessing gets at most five tries a minute;
+/// tries while no code is valid do not count.
 final class PairingCodes: Sendable {
     /// What a typed code got.
     enum Outcome: Equatable {
@@ -53,14 +54,18 @@ final class PairingCodes: Sendable {
         return padded
     }
 
-    /// Checks a typed code. Each call that is not locked out counts: right, or one more wrong try.
+    /// Checks a typed code. Each call that is not locked out while a code is valid counts: right, or
+    /// one more wrong try.
     func redeem(_ candidate: String, now: ContinuousClock.Instant = .now) -> Outcome {
         tries.withLock { tries in
             if let until = tries.lockedUntil, now < until {
                 return .locked(seconds: Self.seconds(until - now))
             }
             tries.lockedUntil = nil
-            if let code = validCode(), TokenStore.sameInConstantTime(code, candidate), let token = tokens.current() {
+            // With no code to guess, a try counts for nothing: otherwise anyone on the network could
+            // keep pairing by code locked before the listener even makes a code.
+            guard let code = validCode() else { return .wrong(triesLeft: Self.maxWrong - tries.wrong) }
+            if TokenStore.sameInConstantTime(code, candidate), let token = tokens.current() {
                 unlink(path)   // single use
                 tries.wrong = 0
                 return .paired(token: token)
