@@ -45,7 +45,7 @@ final class StateEndToEndTests: DaemonTestCase {
     func testARestartGivesTheSessionBackPausedWhereItWas() throws {
         try startOnSharedServer(environment: environment)
         XCTAssertEqual(try daemon.ctl("search", "sine waves", "--no-play").status, 0)
-        for edit in [["add", "--ids", "2003", "--at", "2"], ["remove", "5"], ["move", "0", "6"], ["volume", "40"], ["repeat", "all"], ["shuffle", "on"]] {
+        for edit in [["add", "--ids", "2003", "--at", "2"], ["remove", "5"], ["move", "0", "6"], ["volume", "40"], ["repeat", "all"], ["shuffle", "on"], ["output", "off"]] {
             XCTAssertEqual(try daemon.ctl(edit).status, 0, "\(edit)")
         }
         XCTAssertEqual(try daemon.ctl("play", "3").status, 0)
@@ -69,6 +69,8 @@ final class StateEndToEndTests: DaemonTestCase {
         XCTAssertEqual(now.volume, 40)
         XCTAssertEqual(now.repeat, .all)
         XCTAssertTrue(now.shuffle)
+        XCTAssertFalse(now.outputEnabled, "the output kept silent")
+        XCTAssertEqual(try daemon.ctl("output", "on").status, 0)
         let mark = recorder.sampleCount
         XCTAssertEqual(try daemon.ctl("resume").status, 0)
         expectTone(1100, after: mark, "resume plays item 3 from where it was")

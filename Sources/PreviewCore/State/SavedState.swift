@@ -20,11 +20,13 @@ public struct SavedState: Codable, Equatable, Sendable {
     public var consume: Bool
     /// Seconds consecutive tracks overlap by; nil in files written before there was a crossfade.
     public var crossfade: Int?
+    /// false: the output was made silent (MPD's `disableoutput`); nil in files written before.
+    public var outputEnabled: Bool?
     /// The shuffled play order as queue indexes; nil: the queue's own order.
     public var order: [Int]?
 
     public init(count: Int, current: Int?, positionMs: Int, volume: Int, muted: Bool, repeat: RepeatMode,
-                single: SingleMode, consume: Bool, crossfade: Int? = nil, order: [Int]?) {
+                single: SingleMode, consume: Bool, crossfade: Int? = nil, outputEnabled: Bool? = nil, order: [Int]?) {
         self.count = count
         self.current = current
         self.positionMs = positionMs
@@ -34,6 +36,7 @@ public struct SavedState: Codable, Equatable, Sendable {
         self.single = single
         self.consume = consume
         self.crossfade = crossfade
+        self.outputEnabled = outputEnabled
         self.order = order
     }
 }

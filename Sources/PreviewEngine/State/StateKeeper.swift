@@ -113,6 +113,7 @@ public final class StateKeeper: FrontEnd, @unchecked Sendable {   // after `star
         await perform(.setSingle(state.single))
         await perform(.setConsume(state.consume))
         if let seconds = state.crossfade, !crossfadeGiven { await perform(.crossfade(seconds)) }
+        if state.outputEnabled == false { await perform(.setOutput(enabled: false)) }   // as MPD's state file keeps it
         if let order = state.order {
             let shuffled = order.compactMap { ids.indices.contains($0) ? ids[$0] : nil }
             await perform(shuffled.count == ids.compactMap({ $0 }).count && !shuffled.isEmpty ? .shuffleOrder(shuffled) : .setShuffle(true))
@@ -137,7 +138,7 @@ public final class StateKeeper: FrontEnd, @unchecked Sendable {   // after `star
 
     private func heard(_ event: ControlEvent) {
         switch event {
-        case .queue, .modes, .crossfade, .volume, .seeked: changed()
+        case .queue, .modes, .crossfade, .outputEnabled, .volume, .seeked: changed()
         case .track(_, _, let track, _):
             endListening()
             currentTrack = track
@@ -174,7 +175,7 @@ public final class StateKeeper: FrontEnd, @unchecked Sendable {   // after `star
         let positions = Dictionary(uniqueKeysWithValues: queue.items.enumerated().map { ($1.id, $0) })
         let state = SavedState(count: queue.items.count, current: status.index, positionMs: status.positionMs, volume: status.volume,
                                muted: status.muted, repeat: status.repeat, single: status.single, consume: status.consume,
-                               crossfade: status.crossfade, order: queue.order?.compactMap { positions[$0] })
+                               crossfade: status.crossfade, outputEnabled: status.outputEnabled, order: queue.order?.compactMap { positions[$0] })
         let file = TrackFile(header: state, tracks: queue.items.map(\.track))
         writing = true
         dirty = false
