@@ -37,9 +37,9 @@ final class MemoryEndToEndTests: DaemonTestCase {
     }
 
     /// Polls `memory` until `settled` holds (the engine lets go on its own threads), or 10 s pass.
-    private func memory(until settled: (MemoryReport) -> Bool) throws -> MemoryReport {
+    private func memory(within seconds: Double = 10, until settled: (MemoryReport) -> Bool) throws -> MemoryReport {
         var report = try memory()
-        let deadline = Date(timeIntervalSinceNow: 10)
+        let deadline = Date(timeIntervalSinceNow: seconds)
         while !settled(report), Date() < deadline {
             usleep(50_000)
             report = try memory()
@@ -73,9 +73,11 @@ final class MemoryEndToEndTests: DaemonTestCase {
 
         XCTAssertEqual(try daemon.ctl("clear").status, 0)
         XCTAssertEqual(try daemon.ctl("visible").status, 0)   // nothing on screen either: the last answer's heads go
-        // (An artwork fetch of the last track may still be under way: it ends by itself.)
+        // An HTTP exchange may still be under way (an artwork fetch of the last track; under the
+        // sanitizer, one in about six runs, an exchange outlives the 10 s of the other waits, with no
+        // load left: cause not found yet). It must end by itself: a retained one never would.
         let nothing = LiveObjectCounts(downloads: 0, pcmBuffers: 0, decoders: 0, slots: 0, httpExchanges: 0)
-        XCTAssertEqual(try memory { $0.live == nothing }.live, nothing, "an empty queue with nothing on screen holds no load")
+        XCTAssertEqual(try memory(within: 60) { $0.live == nothing }.live, nothing, "an empty queue with nothing on screen holds no load")
         XCTAssertTrue(daemon.isRunning)
     }
 
