@@ -148,6 +148,28 @@ final class HTTPClientTests: StandInTestCase {
         }
     }
 
+    /// libcurl holds a request back, with no timeout of its own, while the host has no connection
+    /// to spare; the client ends it once it is past its connect timeout, and the transfer that
+    /// holds the connection goes on.
+    func testARequestLibcurlHoldsBackWithoutAConnectionEndsAsTimedOut() throws {
+        let client = HTTPClient(settings: HTTPClientSettings(maxConnectionsPerHost: 1))
+        server.setFault(.delay(milliseconds: 30_000), forPathPrefix: "/slow")
+        let holder = Recorder()
+        let holding = client.start(request("/slow") { $0.stallTimeout = 60 }, handler: holder)
+        XCTAssertTrue(server.waitForRequest { $0.contains("/slow") }, "the first request holds the one connection")
+        let held = Recorder()
+        client.start(request(previewPath) { $0.stallTimeout = 1 }, handler: held)
+        let end = held.waitForEnd(seconds: 30)
+        guard case .timedOut(let why)?? = end else {
+            return XCTFail("the held-back request should end as timed out, not \(String(describing: end))")
+        }
+        XCTAssertTrue(why.contains("no connection to 127.0.0.1:\(server.port) within 6 s"), why)
+        XCTAssertNil(holder.waitForEnd(seconds: 0), "the transfer holding the connection goes on")
+        XCTAssertFalse(server.requestLog.contains { $0.contains(previewPath) }, "the held-back request never went out")
+        holding.cancel()
+        XCTAssertEqual(holder.waitForEnd(seconds: 10), .some(.cancelled))
+    }
+
     func testAnUnreachableServerIsATransportFailureWithCurlsWords() async throws {
         let client = HTTPClient()
         let port = server.port

@@ -53,22 +53,25 @@ final class CurlLoop: @unchecked Sendable {   // `mailbox`, `stopping`, `multi` 
     /// (one at a time, however many quiet spells come and go).
     private var idleDeadline: UInt64?
     private var idleTimerSet = false
+    /// How long past its connect timeout a request may still be without a connection.
+    static let connectionGrace = 5.0
 
     init(settings: HTTPClientSettings) {
         _ = Self.globalInit
         self.settings = settings
-        multi = Self.makeMulti()
+        multi = Self.makeMulti(settings)
         share = curl_share_init()!
         ccurl_share_set_long(share, CURLSHOPT_SHARE, Int(CURL_LOCK_DATA_DNS.rawValue))
         ccurl_share_set_long(share, CURLSHOPT_SHARE, Int(CURL_LOCK_DATA_SSL_SESSION.rawValue))
     }
 
-    private static func makeMulti() -> UnsafeMutableRawPointer {
+    private static func makeMulti(_ settings: HTTPClientSettings) -> UnsafeMutableRawPointer {
         let multi = curl_multi_init()!
-        ccurl_multi_set_long(multi, CURLMOPT_MAX_HOST_CONNECTIONS, 4)
-        // Room for every host's 4 (the API, the CDN, artwork, the chart): libcurl's own bound is
-        // 4 × the transfers under way, so when the heads' transfers end together it would close the
-        // oldest idle connection, the API's, and the next search would pay a new handshake.
+        ccurl_multi_set_long(multi, CURLMOPT_MAX_HOST_CONNECTIONS, settings.maxConnectionsPerHost)
+        // Idle connections kept: room for the API's, the CDN's, the artwork's and the chart's.
+        // libcurl's own bound is 4 × the transfers under way, so when the heads' transfers end
+        // together it would close the oldest idle connection, the API's, and the next search would
+        // pay a new handshake.
         ccurl_multi_set_long(multi, CURLMOPT_MAXCONNECTS, 16)
         return multi
     }
@@ -126,10 +129,12 @@ final class CurlLoop: @unchecked Sendable {   // `mailbox`, `stopping`, `multi` 
             var running: Int32 = 0
             curl_multi_perform(multi, &running)
             collectFinished()
+            let connectBy = watchConnections(now: MonotonicClock.nanoseconds())
             // No timer thread: curl shortens the wait to its next timeout when a transfer needs one,
-            // `after` bounds it by the first deadline, and `post`/`stop` end it with curl_multi_wakeup.
-            // Idle, the thread sleeps.
-            let untilTimer = timers.first.map { Int32(clamping: ($0.deadline - min($0.deadline, now)) / 1_000_000 + 1) }
+            // `after` and a request still without a connection bound it by their deadlines, and
+            // `post`/`stop` end it with curl_multi_wakeup. Idle, the thread sleeps.
+            let wake = [timers.first?.deadline, connectBy].compactMap { $0 }.min()
+            let untilTimer = wake.map { Int32(clamping: ($0 - min($0, now)) / 1_000_000 + 1) }
             curl_multi_poll(multi, nil, 0, untilTimer ?? Int32.max, nil)
         }
         for exchange in Array(active.values) { end(exchange, .cancelled) }
@@ -223,7 +228,7 @@ final class CurlLoop: @unchecked Sendable {   // `mailbox`, `stopping`, `multi` 
             guard let due = idleDeadline, active.isEmpty else { return }   // busy again: the next quiet spell sets it
             guard MonotonicClock.nanoseconds() >= due else { return setIdleTimer(due) }   // a later quiet spell moved it
             idleDeadline = nil
-            let fresh = Self.makeMulti()
+            let fresh = Self.makeMulti(settings)
             let old = lock.withLock { () -> UnsafeMutableRawPointer in
                 defer { multi = fresh }
                 return multi
@@ -250,7 +255,7 @@ final class CurlLoop: @unchecked Sendable {   // `mailbox`, `stopping`, `multi` 
         ccurl_set_long(easy, CURLOPT_FOLLOWLOCATION, 0)   // redirects are followed here, each one checked
         ccurl_set_pointer(easy, CURLOPT_SHARE, share)
         ccurl_set_long(easy, CURLOPT_HTTP_VERSION, Int(CURL_HTTP_VERSION_2TLS))
-        ccurl_set_long(easy, CURLOPT_PIPEWAIT, waitForMultiplexing ? 1 : 0)
+        exchange.waitsForMultiplexing = waitForMultiplexing
         if settings.keepWarmSeconds > 0 {
             ccurl_set_long(easy, CURLOPT_MAXAGE_CONN, max(1, Int(settings.keepWarmSeconds.rounded())))
         } else {
@@ -296,9 +301,38 @@ final class CurlLoop: @unchecked Sendable {   // `mailbox`, `stopping`, `multi` 
         guard let easy = exchange.easy else { return }
         exchange.resetForResponse(url: url)
         ccurl_set_string(easy, CURLOPT_URL, url)
+        // Only a TLS connection can turn out to multiplex (HTTP/2, by ALPN). libcurl 7.88 wakes a
+        // request waiting to learn that only when another transfer ends, which on cleartext could
+        // be never.
+        let multiplexes = exchange.waitsForMultiplexing && url.lowercased().hasPrefix("https:")
+        ccurl_set_long(easy, CURLOPT_PIPEWAIT, multiplexes ? 1 : 0)
+        exchange.connectedAt = nil
+        let connectSeconds = max(exchange.request.stallTimeout, 0.001) + Self.connectionGrace
+        exchange.connectBy = MonotonicClock.nanoseconds() + UInt64(connectSeconds * 1e9)
         if curl_multi_add_handle(multi, easy) != CURLM_OK {
             end(exchange, .transport("libcurl refused the request for \(url.prefix(200))"), attached: false)
         }
+    }
+
+    /// Ends the requests still without a connection past their `connectBy`, and returns the
+    /// earliest `connectBy` still ahead (the loop wakes for it; nil once every request has its
+    /// connection). libcurl 7.88 never times out a transfer it holds back waiting for a connection
+    /// (its PENDING state: the per-host limit, or a wait to multiplex): its connect and total
+    /// timeouts start only when the transfer leaves that state. A request must end however
+    /// libcurl queues it.
+    private func watchConnections(now: UInt64) -> UInt64? {
+        var next: UInt64?
+        var overdue: [HTTPExchange] = []
+        for exchange in active.values where exchange.connectedAt == nil {
+            guard let by = exchange.connectBy else { continue }
+            if by <= now { overdue.append(exchange) } else { next = min(next ?? by, by) }
+        }
+        for exchange in overdue {
+            let seconds = Int((max(exchange.request.stallTimeout, 0.001) + Self.connectionGrace).rounded())
+            let host = PreviewURLPolicy.origin(of: exchange.currentURL) ?? "the server"
+            end(exchange, .timedOut("no connection to \(host) within \(seconds) s"))
+        }
+        return next
     }
 
     /// Hands finished transfers to their exchanges: a redirect is followed, the rest end.

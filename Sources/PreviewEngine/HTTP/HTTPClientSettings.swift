@@ -7,11 +7,15 @@ public struct HTTPClientSettings: Sendable {
     public var keepWarmSeconds: Double
     /// A PEM file of certificate authorities to trust besides the system's (`--ca-file`).
     public var caFile: String?
+    /// At most this many connections to one host; 0: no limit. previewd's own bounds (the window,
+    /// the heads, the artwork) keep it small, and HTTP/2 multiplexes most of it on one.
+    public var maxConnectionsPerHost: Int
 
     /// Connections kept `keepWarmSeconds`, trusting the system's authorities and those in `caFile`.
-    public init(keepWarmSeconds: Double = 120, caFile: String? = nil) {
+    public init(keepWarmSeconds: Double = 120, caFile: String? = nil, maxConnectionsPerHost: Int = 0) {
         self.keepWarmSeconds = max(0, keepWarmSeconds)
         self.caFile = caFile
+        self.maxConnectionsPerHost = max(0, maxConnectionsPerHost)
     }
 
     /// Why `path` cannot be a `caFile`: missing, unreadable, not a file, or no PEM certificate in

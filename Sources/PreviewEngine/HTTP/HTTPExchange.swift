@@ -30,7 +30,11 @@ final class HTTPExchange: @unchecked Sendable {   // a curl easy handle and its 
     /// When the exchange was started, and when its connection was ready, TCP and TLS done, its
     /// request about to go out (loop thread; monotonic nanoseconds).
     var startedAt: UInt64 = 0
-    var connectedAt: UInt64?
+    var connectedAt: UInt64?             // of the request under way (the first, or a redirect's)
+    /// When the request under way must have a connection, or it ends (`CurlLoop`'s watchdog).
+    var connectBy: UInt64?                   // loop thread
+    /// It may wait for a connection being made to its origin, to multiplex on it (CURLOPT_PIPEWAIT).
+    var waitsForMultiplexing = true          // loop thread
     /// It raced its origin's probe and was started again on the probe's connection.
     var movedToWarm = false
     /// A piece of the body has arrived.
