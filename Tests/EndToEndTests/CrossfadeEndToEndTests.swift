@@ -202,8 +202,8 @@ final class CrossfadeEndToEndTests: DaemonTestCase {   // Sanitizer pass: skippe
     /// one, 440 Hz, plays again, alone). The new track is current from the fade's start.
     private func checkPauseNextAndPrevInAFade(_ amplitude: Double) throws {
         _ = try daemon.request(#"{"id":3,"cmd":"lookup","args":{"id":[1003,1004,1005,1001,1002],"play":false}}"#)
-        var mark = recorder.sampleCount
-        _ = try daemon.request(#"{"id":4,"cmd":"play","args":{"index":0,"position":5}}"#)
+        _ = try daemon.request(#"{"id":4,"cmd":"play","args":{"index":0}}"#)
+        var mark = try seekOneSecondBeforeTheFade()
         let fading = try XCTUnwrap(waitForBoth(880, 1_100, above: 0.4, of: amplitude, after: mark), "no fade into 1,100 Hz")
         let during = try status()
         XCTAssertEqual(during.index, 1, "the next track is current once the fade begins")
@@ -238,11 +238,21 @@ final class CrossfadeEndToEndTests: DaemonTestCase {   // Sanitizer pass: skippe
         XCTAssertLessThan(report.positionMs, 3_000, "from its start")
     }
 
+    /// Seeks 5 s into the current track (8 s long: its fade begins 1 s later) once the next one has
+    /// audio ready; returns the sample count before the seek. A follower with nothing decoded yet when
+    /// the fade is due joins later, over a shorter overlap (no gap is ever waited for): right after a
+    /// `next` its download may still be under way.
+    private func seekOneSecondBeforeTheFade() throws -> Int {
+        _ = try waitForStatus { $0.slots.contains { $0.role == "next" && ["ready", "finished"].contains($0.state) } }
+        let mark = recorder.sampleCount
+        XCTAssertEqual(try daemon.ctl("seek", "5").status, 0)
+        return mark
+    }
+
     /// Seeks 5 s into the current track (its fade into `new` begins 1 s later), sends `command` in
     /// the middle of the fade, and checks that `alone` follows, the other tones gone, with no click.
     private func interruptAFade(of old: Double, into new: Double, with command: String, alone: Double, amplitude: Double) throws {
-        XCTAssertEqual(try daemon.ctl("seek", "5").status, 0)
-        let mark = recorder.sampleCount
+        let mark = try seekOneSecondBeforeTheFade()
         let fading = try XCTUnwrap(waitForBoth(old, new, above: 0.4, of: amplitude, after: mark),
                                    "no fade into \(Int(new)) Hz; heard since the seek:\n\(levels([old, new], of: amplitude, after: mark))\n\(daemon.log.suffix(3_000))")
         XCTAssertEqual(try daemon.ctl(command).status, 0)
