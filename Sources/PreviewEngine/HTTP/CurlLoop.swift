@@ -56,6 +56,12 @@ final class CurlLoop: @unchecked Sendable {   // `mailbox`, `stopping`, `multi` 
     /// How long past its connect timeout a request may still be without a connection.
     static let connectionGrace = 5.0
 
+    /// Seconds `request` may wait for a connection before the watchdog ends it: libcurl's connect
+    /// timeout (its stall timeout) and the grace.
+    private static func connectionLimit(_ request: HTTPRequest) -> Double {
+        max(request.stallTimeout, 0.001) + connectionGrace
+    }
+
     init(settings: HTTPClientSettings) {
         _ = Self.globalInit
         self.settings = settings
@@ -307,8 +313,7 @@ final class CurlLoop: @unchecked Sendable {   // `mailbox`, `stopping`, `multi` 
         let multiplexes = exchange.waitsForMultiplexing && url.lowercased().hasPrefix("https:")
         ccurl_set_long(easy, CURLOPT_PIPEWAIT, multiplexes ? 1 : 0)
         exchange.connectedAt = nil
-        let connectSeconds = max(exchange.request.stallTimeout, 0.001) + Self.connectionGrace
-        exchange.connectBy = MonotonicClock.nanoseconds() + UInt64(connectSeconds * 1e9)
+        exchange.connectBy = MonotonicClock.nanoseconds() + UInt64(Self.connectionLimit(exchange.request) * 1e9)
         if curl_multi_add_handle(multi, easy) != CURLM_OK {
             end(exchange, .transport("libcurl refused the request for \(url.prefix(200))"), attached: false)
         }
@@ -328,7 +333,7 @@ final class CurlLoop: @unchecked Sendable {   // `mailbox`, `stopping`, `multi` 
             if by <= now { overdue.append(exchange) } else { next = min(next ?? by, by) }
         }
         for exchange in overdue {
-            let seconds = Int((max(exchange.request.stallTimeout, 0.001) + Self.connectionGrace).rounded())
+            let seconds = Int(Self.connectionLimit(exchange.request).rounded())
             let host = PreviewURLPolicy.origin(of: exchange.currentURL) ?? "the server"
             end(exchange, .timedOut("no connection to \(host) within \(seconds) s"))
         }
