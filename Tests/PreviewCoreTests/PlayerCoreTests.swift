@@ -101,7 +101,7 @@ final class PlayerCoreTests: XCTestCase {
         XCTAssertFalse(slot.head)
         XCTAssertFalse(effects.contains(Self.download(0)), "the download is shared, not fetched again")
         XCTAssertTrue(effects.contains(.cancelSlot(before)))
-        XCTAssertNil(core.currentDurationMs, "a new decoding learns its own duration")
+        XCTAssertEqual(core.currentDurationMs, 30_000, "a seek keeps the track's length while its new decoder opens (status never loses it)")
         XCTAssertEqual(Self.events(effects), [.seeked(index: 0, ms: 12_000, id: 1), .state(.loading, index: 0, id: 1)], "a jump in the same track")
 
         _ = core.handle(.ready(core.current!.id, containerMs: 30_000))

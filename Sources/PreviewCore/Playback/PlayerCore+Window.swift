@@ -69,9 +69,11 @@ extension PlayerCore {
         }
         want(url, item: item, into: &effects)
         var slot = newSlot(item, url: url, startMs: startMs)
-        // A seek or a reconnect keeps the track's gain: a listener never hears it change within a track.
-        if let previous, previous.item == item, previous.url == url, let gain = previous.gain, !previous.gainIsProvisional {
-            slot.gain = gain
+        // A seek or a reconnect keeps the track's length (status never loses it while the new
+        // decoder opens) and its gain: a listener never hears it change within a track.
+        if let previous, previous.item == item, previous.url == url {
+            slot.durationMs = previous.durationMs
+            if let gain = previous.gain, !previous.gainIsProvisional { slot.gain = gain }
         }
         current = slot
         effects.append(.startSlot(slot, headMs: nil))
