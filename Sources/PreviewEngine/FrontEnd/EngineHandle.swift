@@ -32,6 +32,10 @@ public final class EngineHandle: Sendable {
         return try await player.perform(command, received: received)
     }
 
+    /// The crossfade lengths the `crossfade` verb takes, in seconds (a front-end whose protocol
+    /// takes any length clamps to it, as MPD's clients expect).
+    public var crossfadeRange: ClosedRange<Int> { PlayerCore.crossfadeRange }
+
     /// The player's state now. Call on the loop (a front-end's event handler, or a task on it).
     public func status() -> StatusReport {
         player.assumeIsolated { $0.status() }   // the loop is the player's executor

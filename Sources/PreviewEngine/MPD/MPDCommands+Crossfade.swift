@@ -7,7 +7,7 @@ extension MPDCommands {
     /// `crossfade SECONDS`: MPD takes any length; previewd's longest is 15 s.
     static func crossfade(_ call: MPDCall) async throws(MPDError) {
         let seconds = try call.int(0, in: 0...Int(Int32.max))
-        _ = try await call.perform(.crossfade(min(seconds, PlayerCore.crossfadeRange.upperBound)))
+        _ = try await call.perform(.crossfade(min(seconds, call.engine.crossfadeRange.upperBound)))
     }
 
     /// `mixrampdb DECIBELS`.
