@@ -25,7 +25,7 @@ import browser_rig  # noqa: E402
 import browsers  # noqa: E402
 
 try:
-    from selenium.common.exceptions import JavascriptException, TimeoutException
+    from selenium.common.exceptions import JavascriptException, StaleElementReferenceException, TimeoutException
     from selenium.webdriver.common.action_chains import ActionChains
     from selenium.webdriver.common.by import By
     from selenium.webdriver.common.keys import Keys
@@ -166,8 +166,11 @@ class PageTestCase(unittest.TestCase):
         return self.driver.find_elements(By.CSS_SELECTOR, css)
 
     def wait(self, condition, what, timeout=GUARD):
+        # An element the page redraws between the driver's lookup and its handle is stale (WebKit
+        # says so mid-lookup): the condition is asked again, as the page is still changing.
         try:
-            return WebDriverWait(self.driver, timeout, poll_frequency=0.05).until(lambda _: condition())
+            return WebDriverWait(self.driver, timeout, poll_frequency=0.05,
+                                 ignored_exceptions=(StaleElementReferenceException,)).until(lambda _: condition())
         except TimeoutException:
             self.fail(f"waited {timeout} s for {what}\n{self.rig.logs()}")
 
@@ -577,7 +580,7 @@ class PageTestCase(unittest.TestCase):
         # The remove button takes one out.
         self.tap(self.els("#queue .qrow")[3].find_element(By.CSS_SELECTOR, ".remove"))
         self.wait(lambda: [i["id"] for i in self.rig.queue()["items"]] == after[:3], "remove")
-        self.wait(lambda: len(self.els("#queue .qrow")) == 3, "the page's queue after remove")
+        self.wait(lambda: self.page_queue() == after[:3], "the page's queue after remove")
         # A row tapped plays that item.
         row = self.els("#queue .qrow")[1]
         title = self.text_of(row.find_element(By.CSS_SELECTOR, ".qrow-title"))
