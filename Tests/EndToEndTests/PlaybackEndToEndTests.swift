@@ -51,6 +51,31 @@ final class PlaybackEndToEndTests: SharedServerTestCase {
         XCTAssertEqual(report.index, 1)
     }
 
+    /// The queue's last track is heard to its last sample: at the end the sound server plays what it
+    /// holds before the stream rests (the second of two gapless 2 s tones: 2 s of 990 Hz, not cut).
+    func testTheLastTrackIsHeardToItsLastSample() throws {
+        // A stream of silence keeps the sink running, so its monitor records the end and the silence
+        // after it as they come (an idle null sink's monitor records nothing).
+        let pacat = try XCTUnwrap(ProcessRunner.which("pacat"), "pacat (pulseaudio-utils)")
+        let silence = try ChildProcess(pacat, (pulseServer.map { ["--server", $0] } ?? []) + ["-d", try XCTUnwrap(sink).name,
+                                       "--raw", "--format=s16le", "--channels=1", "--rate=48000", "/dev/zero"])
+        defer { silence.signal(SIGTERM); _ = silence.wait(timeout: 5) }
+        XCTAssertNotNil(recorder.waitFor(after: 0) { _, _, _ in true }, "the sink records silence")
+        let mark = recorder.sampleCount
+        XCTAssertEqual(try daemon.ctl("search", "brief").status, 0)
+        let second = try XCTUnwrap(recorder.waitForTone(990, after: mark), "heard \(recorder.toneSequence(after: mark))")
+        let end = try XCTUnwrap(recorder.waitForSilence(lasting: 0.5, after: second))
+        let heard = recorder.samples(in: mark..<end + recorder.window)
+        let last = try XCTUnwrap(heard.lastIndex { abs($0) > 0.01 })
+        // Where 990 Hz begins, to a period: the first rising zero crossing after which the periods are
+        // 990 Hz's (48.5 samples at 48 kHz; 770 Hz's are 62.3). The start of the first tone is no
+        // mark: the monitor misses what the server mixes into a stream's first milliseconds by rewinding.
+        let rising = (1...last).filter { heard[$0 - 1] < 0 && heard[$0] >= 0 }
+        let join = try XCTUnwrap(zip(rising, rising.dropFirst()).first { $1 - $0 < 56 }?.0, "no 990 Hz period")
+        XCTAssertGreaterThanOrEqual(Double(last + 1 - join) / Double(recorder.sampleRate), 1.995,
+                                    "990 Hz heard for its whole 2 s, to its last sample")
+    }
+
     /// Previews whose frames change shape mid-stream (MP3: stereo → mono → 48 kHz stereo, about
     /// 6.1 s at 1250 Hz; AAC: mono → stereo, 4 s at 1400 Hz) are heard whole at their pitch, one
     /// after the other, and previewd stays up.

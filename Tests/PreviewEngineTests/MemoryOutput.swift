@@ -19,6 +19,7 @@ final class MemoryOutput: AudioOutput, @unchecked Sendable {   // `source` and `
     private let lock = Lock()
     private weak var source: OutputSequencer?
     private var state = State()
+    private var heardWaiters: [@Sendable () -> Void] = []
 
     func withLock<T>(_ body: () -> T) -> T { lock.withLock(body) }
     func attach(_ source: OutputSequencer) { lock.withLock { self.source = source } }
@@ -30,6 +31,10 @@ final class MemoryOutput: AudioOutput, @unchecked Sendable {   // `source` and `
         state.delay = 0
     }
     var delayFrames: Int { state.delay }
+    /// Paused with frames held, it waits, as a real device's drain does, until `playOut`.
+    func whenHeard(_ done: @escaping @Sendable () -> Void) {
+        if state.paused, state.delay > 0 { heardWaiters.append(done) } else { done() }
+    }
     func setVolume(_ percent: Int, muted: Bool) {}
     func close() {}
 
@@ -50,6 +55,16 @@ final class MemoryOutput: AudioOutput, @unchecked Sendable {   // `source` and `
 
     /// The device is ready again.
     func restore() { lock.withLock { source?.outputRestored() } }
+
+    /// The device played all it held.
+    func playOut() {
+        lock.withLock {
+            state.delay = 0
+            let waiters = heardWaiters
+            heardWaiters = []
+            waiters.forEach { $0() }
+        }
+    }
 
     /// Frames pulled but not heard yet.
     func setDelay(_ frames: Int) { lock.withLock { state.delay = frames } }

@@ -123,6 +123,29 @@ final class OutputSequencerTests: XCTestCase {
         XCTAssertEqual(output.recorded.cancels, 1)
     }
 
+    func testAStopAfterTheFeedEndedLetsTheDevicePlayItsLastFrames() {
+        sequencer.play(feed(1, [1, 2, 3]), paused: false)
+        XCTAssertEqual(output.pull(4), [1, 2, 3])
+        output.setDelay(3)
+        sequencer.stop()   // the queue's end
+        XCTAssertEqual(output.recorded.cancels, 0, "the last frames are not cut")
+        XCTAssertTrue(output.recorded.paused, "the device plays what it holds, then rests")
+        XCTAssertNil(sequencer.currentFeed)
+        output.playOut()
+        XCTAssertEqual(output.recorded.written, [1, 2, 3])
+        XCTAssertEqual(output.recorded.cancels, 1, "once heard, nothing is left to play later")
+
+        // A feed that comes before the device has played out is not cut when it has.
+        sequencer.play(feed(2, [4, 5, 6]), paused: false)
+        XCTAssertEqual(output.pull(3), [4, 5, 6])
+        output.setDelay(2)
+        sequencer.stop()
+        sequencer.play(feed(3, [7, 8]), paused: false)
+        output.playOut()
+        XCTAssertEqual(output.recorded.cancels, 1)
+        XCTAssertEqual(output.pull(2), [7, 8])
+    }
+
     func testALossIsReportedOnceWithWhatWasHeardAndTheRestorationAfterIt() {
         output.restore()   // a first connection: nothing to report
         sequencer.play(feed(1, (0..<100).map(Float.init)), paused: false)

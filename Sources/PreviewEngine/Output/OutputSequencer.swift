@@ -127,9 +127,13 @@ public final class OutputSequencer {
         }
     }
 
-    /// Drops what the device holds, pauses and forgets the feeds.
+    /// Drops what the device holds, pauses and forgets the feeds. A feed that ended by itself (the
+    /// queue's end) is not cut: its last frames, which the device holds, are heard to the end first.
     public func stop() {
         output.withLock {
+            if let feed, feed.isDrained, queued == nil, fadingOut == nil, overlap == nil, lostReason == nil {
+                return stopWhenHeardLocked()
+            }
             guard fadeOutLocked(then: .stop(nil)) else { return stopLocked() }
             dropFeeds()
             paused = true
@@ -205,6 +209,15 @@ public final class OutputSequencer {
         starving = false
         waitingForFrames = false
         releaseOverlapIfUnread()
+    }
+
+    /// Lock held: the device plays what it holds (as at a pause), then drops whatever is left
+    /// unplayed (an output that cannot wait for it does so at once), unless a feed came meanwhile.
+    func stopWhenHeardLocked() {
+        dropFeeds()
+        paused = true
+        output.setPaused(true)
+        output.whenHeard { [weak self] in if let self, feed == nil { output.cancel() } }
     }
 
     /// Silence now: what the device holds is dropped, the feeds forgotten.
