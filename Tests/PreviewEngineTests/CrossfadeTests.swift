@@ -154,7 +154,7 @@ final class CrossfadeTests: XCTestCase {
         output.pull(5_000)
         XCTAssertTrue(heard.contains(.faded(1)), "the old one goes once the skip's ramp is over")
         XCTAssertLessThan(largestStep(output.recorded.written), 0.5 / 144 * 2 + 0.002, "the skip's ramp, no click")
-        output.withLock { XCTAssertNil(sequencer.overlap) }
+        output.withLock { XCTAssertNil(sequencer.machine.overlap) }
     }
 
     func testAStopInTheFadeLetsTheOldOneGo() {

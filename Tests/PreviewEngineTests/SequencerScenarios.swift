@@ -76,7 +76,7 @@ enum SequencerScenarios {
         let heardOld = try XCTUnwrap(waitFor(rig, after: mark) { $0 > 0.25 }, "the old feed was not heard")
         rig.sequencer.play(level(-0.5, frames: frames, id: 2, rig), paused: false)
         let start = try XCTUnwrap(waitFor(rig, after: heardOld) { $0 < -0.25 }, "the new feed was not heard")
-        let rest = frames - rig.sequencer.rampFrames   // past its fade-in (it crosses −0.25 halfway)
+        let rest = frames - rig.sequencer.machine.rampFrames   // past its fade-in (it crosses −0.25 halfway)
         XCTAssertNotNil(waitFor(rig, after: start + rest - 1) { _ in true })
         // ALSA's PulseAudio plugin opens a new stream after a drop, and a sink's monitor may miss a
         // new stream's first milliseconds (as in the gapless case): the new feed may end that much early.

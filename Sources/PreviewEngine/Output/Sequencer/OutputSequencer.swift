@@ -2,63 +2,45 @@ import PreviewCore
 
 /// Everything between the player and a device that is not the device (MPD's `AudioOutputControl`):
 /// the current feed and the enqueued one, the gapless hand-over, drain/started/underrun/refilled
-/// events, the position heard, skip, stop, pause, and loss and restoration of the output. The device
+/// events, the position heard, skip, stop, pause, the ramp and the crossfade, and loss and
+/// restoration of the output. The decisions are `SequencerStateMachine`'s; this class holds the
+/// lock, the scratch buffers and the device, and carries the machine's actions out. The device
 /// (`AudioOutput`) pulls frames from it on its own thread (`OutputSequencer+Device.swift`).
 ///
-/// Every field is guarded by the output's lock (`output.withLock`), which the device thread holds
+/// The machine is guarded by the output's lock (`output.withLock`), which the device thread holds
 /// whenever it pulls; events are sent with it held, on whichever thread caused them. Nothing here
 /// blocks the caller long; feeds are told apart by their load's id (`PCMRing.id`).
 public final class OutputSequencer {
     /// The device.
     public let output: any AudioOutput
-    var feed: PCMRing?
-    /// Plays right after `feed` drains, in the same pull.
-    var queued: PCMRing?
-    var paused = true
-    /// Frames of `feed` pulled, and when its first one was.
-    var feedFramesTaken = 0
-    var feedStartedAt: UInt64?
-    var drainReported = false
-    /// An underrun was reported; `refilled` is owed.
-    var starving = false
-    /// The feed was found dry and its producer will call back (`whenReadable`).
-    var waitingForFrames = false
-    /// `.lost` was sent and `.restored` is owed; `lostReason` says why there is no output now.
-    var lossReported = false
-    var lostReason: String?
+    var machine: SequencerStateMachine
     var eventHandler: (@Sendable (OutputEvent) -> Void)?
-    /// Frames of the short ramp every onset and stop takes (`OutputSequencer+Ramp.swift`); 0: none.
-    let rampFrames: Int
-    /// A feed fading out ahead of anything else (a skip's old feed, or the current one at a pause or a
-    /// stop), the frames of its fade, those left, and what follows.
-    var fadingOut: PCMRing?
-    var fadeOutLength = 0
-    var fadeOutLeft = 0
-    var fadeOutEnd = FadeEnd.goOn
-    /// Frames of the current feed's fade-in done; `rampFrames` when none is due.
-    var fadeInAt = 0
-    /// A skip's old feed is read here before it is mixed over the new one (a ramp's worth, allocated once).
-    let crossfadeScratch: UnsafeMutablePointer<Float>
-    /// Frames consecutive tracks overlap by at the end of the first (0: the gapless join), and the
-    /// overlap in progress (`OutputSequencer+Crossfade.swift`); its old feed is read here.
-    var crossfadeFrames = 0
-    var overlap: Overlap?
-    let overlapScratch: UnsafeMutablePointer<Float>
+    /// The pull's actions are gathered here: kept, so a pull allocates nothing.
+    var pullActions: [SequencerAction] = []
+    private let rampScratch: UnsafeMutablePointer<Float>
+    private let overlapScratch: UnsafeMutablePointer<Float>
 
     /// A sequencer feeding `output`, every onset and stop ramped over `rampMilliseconds` (0: none,
     /// for tests of the sequencing alone).
     public init(output: any AudioOutput, rampMilliseconds: Int = OutputSequencer.rampMilliseconds) {
         self.output = output
-        rampFrames = output.format.frames(milliseconds: rampMilliseconds)
-        crossfadeScratch = .allocate(capacity: max(1, rampFrames * output.format.channels))
-        overlapScratch = .allocate(capacity: Self.overlapChunkFrames * output.format.channels)
+        let rampFrames = output.format.frames(milliseconds: rampMilliseconds)
+        let channels = output.format.channels
+        rampScratch = .allocate(capacity: max(1, rampFrames * channels))
+        overlapScratch = .allocate(capacity: SequencerStateMachine.overlapChunkFrames * channels)
+        machine = SequencerStateMachine(rampFrames: rampFrames, channels: channels,
+                                        rampScratch: rampScratch, overlapScratch: overlapScratch)
+        pullActions.reserveCapacity(16)
         output.attach(self)
     }
 
     deinit {
-        crossfadeScratch.deallocate()
+        rampScratch.deallocate()
         overlapScratch.deallocate()
     }
+
+    /// The ramp every onset and stop takes (`SequencerStateMachine+Ramp.swift`).
+    public static let rampMilliseconds = 3
 
     /// The PCM format the output takes; decoders produce exactly this (the output chose it at start).
     public var format: PCMFormat { output.format }
@@ -74,106 +56,64 @@ public final class OutputSequencer {
     /// when there is none (yet), the sequencer reports `.lost` and later `.restored`.
     public func play(_ next: PCMRing, paused: Bool) {
         checkFormat(of: next)
-        output.withLock {
-            let end = paused ? FadeEnd.pause : .goOn
-            if feed !== next {
-                // A skip fades out what is heard and drops the rest the device holds, so the old track
-                // is not heard after the command. When the old feed ended by itself, its last frames
-                // are still playing: the next follows them with no gap.
-                if fadingOut != nil {
-                    fadeOutEnd = end
-                } else if !(feed?.isDrained ?? true), !fadeOutLocked(then: end) {
-                    output.cancel()
-                }
-                begin(next)
-                fadeInAt = 0
-            } else if fadingOut != nil {
-                fadeOutEnd = end
-            }
-            if queued === next { queued = nil }
-            self.paused = paused
-            output.kick()   // before un-pausing: the device has frames when the sound starts
-            // A fade in progress pauses the device once it is pulled.
-            if !(paused && fadingOut != nil) { output.setPaused(paused) }
-        }
+        output.withLock { perform(machine.play(next, paused: paused, cancellable: { output.cancellableFrames })) }
     }
 
     /// Plays `next` right after the current feed drains, in the same stream (gapless); nil cancels.
     public func enqueue(_ next: PCMRing?) {
         if let next { checkFormat(of: next) }
-        output.withLock {
-            queued = next
-            // The current feed may already be drained and waiting: start the next one now.
-            if next != nil, feed?.isDrained ?? false { output.kick() }
-        }
+        output.withLock { perform(machine.enqueue(next)) }
     }
 
     /// Sound stops at once, nothing is lost.
     public func pause() {
-        output.withLock {
-            let fading = fadeOutLocked(then: .pause)
-            paused = true
-            if fading { output.kick() } else { output.setPaused(true) }   // the fade's end pauses the device
-        }
+        output.withLock { perform(machine.pause(cancellable: { output.cancellableFrames })) }
     }
 
     /// Sound goes on from where it stopped.
     public func resume() {
-        output.withLock {
-            paused = false
-            if fadingOut != nil { fadeOutEnd = .goOn }   // the fade ends, then the feed fades in again
-            if feed != nil { output.kick() }
-            output.setPaused(false)
-        }
+        output.withLock { perform(machine.resume()) }
     }
 
     /// Drops what the device holds, pauses and forgets the feeds. A feed that ended by itself (the
     /// queue's end) is not cut: its last frames, which the device holds, are heard to the end first.
     public func stop() {
-        output.withLock {
-            if let feed, feed.isDrained, queued == nil, fadingOut == nil, overlap == nil, lostReason == nil {
-                return stopWhenHeardLocked()
-            }
-            guard fadeOutLocked(then: .stop(nil)) else { return stopLocked() }
-            dropFeeds()
-            paused = true
-            output.kick()
-        }
+        output.withLock { perform(machine.stop(cancellable: { output.cancellableFrames })) }
     }
 
     /// Brings the sound down to silence over about `milliseconds`, then stops (at exit: no click).
     /// Never waits: `done` is called (on any thread) once the sound is down and the feeds stopped.
     public func fadeOutAndStop(milliseconds: Int, then done: @escaping @Sendable () -> Void) {
         output.withLock {
-            // The same fade-out as a stop, longer; `done` once the device has played it.
-            guard rampFrames > 0, fadeOutLocked(then: .stop(done), frames: output.format.frames(milliseconds: milliseconds)) else {
-                stopLocked()
-                return done()
-            }
-            dropFeeds()
-            paused = true
-            output.kick()
+            perform(machine.fadeOutAndStop(frames: output.format.frames(milliseconds: milliseconds), then: done,
+                                           cancellable: { output.cancellableFrames }))
         }
+    }
+
+    /// Consecutive tracks overlap by `milliseconds` at the end of the first (0: the gapless join).
+    /// Takes effect at the next track's end.
+    public func setCrossfade(milliseconds: Int) {
+        output.withLock { machine.crossfadeFrames = output.format.frames(milliseconds: max(0, milliseconds)) }
     }
 
     /// Frames of the current feed that have been heard (taken minus what is still in the device).
     public var playedFrames: Int {
-        output.withLock { heardFramesLocked() }
+        output.withLock { machine.heardFrames(delay: { output.delayFrames }) }
     }
 
     /// The id of the feed being played, if any.
     public var currentFeed: UInt64? {
-        output.withLock { feed?.id }
+        output.withLock { machine.current?.feed.id }
     }
 
     /// When the current feed's first frame was handed to the device (CLOCK_MONOTONIC, ns).
     public var currentFeedStartedAt: UInt64? {
-        output.withLock { feedFramesTaken > 0 ? feedStartedAt : nil }
+        output.withLock { machine.current.flatMap { $0.taken > 0 ? $0.startedAt : nil } }
     }
 
     /// "ok", or why there is no output.
     public var statusText: String {
-        output.withLock { lostReason ?? "ok" }
+        output.withLock { machine.statusText }
     }
 
     /// Volume, 0–100 % of the normal level, and mute. Kept across reconnections.
@@ -197,52 +137,25 @@ public final class OutputSequencer {
         precondition(feed.format == output.format, "feed \(feed.id) is \(feed.format), the output takes \(output.format)")
     }
 
-    // MARK: Lock held
-
-    /// Makes `next` the current feed, nothing of it taken yet.
-    func begin(_ next: PCMRing) {
-        feed = next
-        feedFramesTaken = 0
-        feedStartedAt = nil
-        fadeInAt = rampFrames   // a gapless follower continues its predecessor: no ramp
-        drainReported = false
-        starving = false
-        waitingForFrames = false
-        releaseOverlapIfUnread()
+    /// Lock held: carries out the machine's actions, in order.
+    func perform(_ actions: [SequencerAction]) {
+        for action in actions { perform(action) }
     }
 
-    /// Lock held: the device plays what it holds (as at a pause), then drops whatever is left
-    /// unplayed (an output that cannot wait for it does so at once), unless a feed came meanwhile.
-    func stopWhenHeardLocked() {
-        dropFeeds()
-        paused = true
-        output.setPaused(true)
-        output.whenHeard { [weak self] in if let self, feed == nil { output.cancel() } }
-    }
-
-    /// Silence now: what the device holds is dropped, the feeds forgotten.
-    func stopLocked() {
-        output.cancel()
-        endFadeAbruptlyLocked()
-        dropFeeds()
-        paused = true
-        output.setPaused(true)
-    }
-
-    func dropFeeds() {
-        feed = nil
-        queued = nil
-        feedFramesTaken = 0
-        waitingForFrames = false
-        releaseOverlapIfUnread()
-    }
-
-    /// Frames of the current feed heard: taken from it minus what the device still holds.
-    func heardFramesLocked() -> Int {
-        guard feed != nil else { return 0 }
-        return max(0, feedFramesTaken - output.delayFrames)
+    /// Lock held: carries out one action.
+    func perform(_ action: SequencerAction) {
+        switch action {
+        case .cancel: output.cancel()
+        case .kick: output.kick()
+        case .setPaused(let paused): output.setPaused(paused)
+        case .whenHeard(let done): output.whenHeard(done)
+        case .dropWhenHeard:
+            output.whenHeard { [weak self] in if let self, machine.current == nil { output.cancel() } }
+        case .call(let done): done()
+        case .report(let event): eventHandler?(event)
+        }
     }
 }
 
-// Every mutable field is guarded by the output's lock (see the type's comment).
+// The machine and the handler are guarded by the output's lock (see the type's comment).
 extension OutputSequencer: @unchecked Sendable {}

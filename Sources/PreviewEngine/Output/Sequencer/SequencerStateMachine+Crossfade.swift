@@ -19,30 +19,12 @@ import PreviewCore
 /// `.fading(old)`, `.drained(old)` and `.started(new)`: the new track is current from then on, as
 /// MPD reports the next song once its crossfade begins; `.faded(old)` once nothing can read the old
 /// one again (its slot can go).
-extension OutputSequencer {
-    /// The old feed under the first `length` frames of `incoming` (from its frame `base`), and how
-    /// many of its frames have been mixed in.
-    struct Overlap {
-        let outgoing: PCMRing
-        let incoming: PCMRing
-        let base: Int
-        let length: Int
-        var outgoingRead = 0
-    }
-
-    /// Frames the old feed is read in at a time.
-    static let overlapChunkFrames = 1_024
-
-    /// Consecutive tracks overlap by `milliseconds` at the end of the first (0: the gapless join).
-    /// Takes effect at the next track's end.
-    public func setCrossfade(milliseconds: Int) {
-        output.withLock { crossfadeFrames = output.format.frames(milliseconds: max(0, milliseconds)) }
-    }
-
-    /// Lock held: what to do before reading `current`: nil, read on; 0, the overlap has begun (read
-    /// the new feed); else, read at most that many frames first (the overlap begins right after).
-    func prepareOverlap(_ current: PCMRing) -> Int? {
-        guard crossfadeFrames > 0, overlap == nil, let next = queued, let remaining = current.remainingFrames, remaining > 0 else {
+extension SequencerStateMachine {
+    /// Before reading the current feed: nil, read on; 0, the overlap has begun (read the new feed);
+    /// else, read at most that many frames first (the overlap begins right after).
+    func prepareOverlap(_ a: inout Active, _ out: inout [SequencerAction]) -> Int? {
+        let current = a.current.feed
+        guard crossfadeFrames > 0, a.overlap == nil, let next = a.queued, let remaining = current.remainingFrames, remaining > 0 else {
             return nil
         }
         var length = crossfadeFrames
@@ -52,35 +34,35 @@ extension OutputSequencer {
         if remaining > length { return remaining - length }
         // A follower with nothing decoded yet joins later, over a shorter overlap.
         guard next.availableFrames > 0 else { return nil }
-        drainReported = true
-        eventHandler?(.fading(current.id))
-        eventHandler?(.drained(current.id))
-        queued = nil
-        begin(next)
-        overlap = Overlap(outgoing: current, incoming: next, base: next.consumedFrames, length: remaining)
-        eventHandler?(.started(next.id))
+        out.append(.report(.fading(current.id)))
+        out.append(.report(.drained(current.id)))
+        a.queued = nil
+        begin(&a, next, &out)
+        a.overlap = Overlap(outgoing: current, incoming: next, base: next.consumedFrames, length: remaining)
+        out.append(.report(.started(next.id)))
         return 0
     }
 
-    /// Lock held: reads up to `frames` frames of `ring` into `destination`, with the old feed mixed
-    /// under them when `ring` is the new feed of an overlap.
-    func readFeed(_ ring: PCMRing, into destination: UnsafeMutablePointer<Float>, frames: Int) -> Int {
+    /// Reads up to `frames` frames of `ring` into `destination`, with the old feed mixed under them
+    /// when `ring` is the new feed of `overlap`.
+    func readFeed(_ ring: PCMRing, into destination: UnsafeMutablePointer<Float>, frames: Int,
+                  _ overlap: inout Overlap?, _ out: inout [SequencerAction]) -> Int {
         let n = ring.read(into: destination, frames: frames)
         guard let o = overlap, o.incoming === ring, n > 0 else { return n }
         let at = ring.consumedFrames - n - o.base
-        mixOutgoing(o, into: destination, at: at, frames: n)
+        mixOutgoing(&overlap, into: destination, at: at, frames: n)
         // Kept a little past its end, so a rewind over the end finds the old feed where it was.
-        if at + n >= o.length + ring.historyFrames { finishOverlap() }
+        if at + n >= o.length + ring.historyFrames { finishOverlap(&overlap, &out) }
         return n
     }
 
-    /// Lock held: the curves over the `frames` frames at `destination`, the new feed's from its frame
-    /// `at` of the overlap; the old feed read in step and added.
-    private func mixOutgoing(_ o: Overlap, into destination: UnsafeMutablePointer<Float>, at: Int, frames: Int) {
+    /// The curves over the `frames` frames at `destination`, the new feed's from its frame `at` of
+    /// the overlap; the old feed read in step and added.
+    private func mixOutgoing(_ overlap: inout Overlap?, into destination: UnsafeMutablePointer<Float>, at: Int, frames: Int) {
+        guard let o = overlap else { return }
         let start = max(0, at)
         let inside = max(0, min(frames - (start - at), o.length - start))
         guard inside > 0 else { return }
-        let channels = output.format.channels
         let quarter = Float.pi / 2 / Float(o.length)
         var done = 0
         while done < inside {
@@ -101,9 +83,9 @@ extension OutputSequencer {
         }
     }
 
-    /// Lock held: steps `ring` back over up to `frames` frames (the device dropped them unheard); the
-    /// old feed under it steps back with it. Returns how many.
-    func rewindFeed(_ ring: PCMRing, _ frames: Int) -> Int {
+    /// Steps `ring` back over up to `frames` frames (the device dropped them unheard); the old feed
+    /// under it steps back with it. Returns how many.
+    func rewindFeed(_ ring: PCMRing, _ frames: Int, _ overlap: inout Overlap?) -> Int {
         let back = ring.rewind(frames)
         guard back > 0, let o = overlap, o.incoming === ring else { return back }
         let inStep = min(max(0, ring.consumedFrames - o.base), o.length)
@@ -112,16 +94,22 @@ extension OutputSequencer {
         return back
     }
 
-    /// Lock held: the overlap is over, or nothing reads its new feed any more: the old feed goes.
-    func finishOverlap() {
+    /// The overlap is over, or nothing reads its new feed any more: the old feed goes.
+    func finishOverlap(_ overlap: inout Overlap?, _ out: inout [SequencerAction]) {
         guard let o = overlap else { return }
         overlap = nil
-        eventHandler?(.faded(o.outgoing.id))
+        out.append(.report(.faded(o.outgoing.id)))
     }
 
-    /// Lock held: ends an overlap whose new feed is neither playing nor fading out.
-    func releaseOverlapIfUnread() {
-        guard let o = overlap, o.incoming !== feed, o.incoming !== fadingOut else { return }
-        finishOverlap()
+    /// Ends an overlap whose new feed is neither playing nor fading out.
+    func releaseOverlapIfUnread(_ a: inout Active, _ out: inout [SequencerAction]) {
+        guard let o = a.overlap, o.incoming !== a.current.feed, o.incoming !== a.fadeOut?.feed else { return }
+        finishOverlap(&a.overlap, &out)
+    }
+
+    /// Ends an overlap whose new feed is not the one fading out.
+    func releaseOverlapIfUnread(_ s: inout Stopping, _ out: inout [SequencerAction]) {
+        guard let o = s.overlap, o.incoming !== s.fadeOut.feed else { return }
+        finishOverlap(&s.overlap, &out)
     }
 }

@@ -13,144 +13,130 @@ import PreviewCore
 /// (a cold start's provisional gain corrected) take `PCMRing`'s own 30 ms ramp instead.
 ///
 /// A skip crossfades: the old feed's fade-out is mixed over the new one's fade-in, so the new track is
-/// at full level within the ramp. A stop must continue from what is heard, or the fade starts with a step: the device drops what
-/// it holds unheard (`AudioOutput.cancel`), the feed steps back over those frames (`PCMRing.rewind`,
-/// within the history it keeps), and the fade-out is pulled from there, ahead of anything else. A
-/// pause then tells the device to pause (it plays what it holds, the fade, then stops) and steps the
-/// feed back over the fade too, so a resume fades in from the exact frame the pause faded out at.
-extension OutputSequencer {
-    /// The ramp every onset and stop takes.
-    public static let rampMilliseconds = 3
-
-    /// What follows a fade-out.
-    enum FadeEnd {
-        /// The current feed goes on (a skip: the new feed fades in right after).
-        case goOn
-        /// The device pauses; the feed is kept, stepped back to where the fade began.
-        case pause
-        /// The device pauses with nothing kept; `done` once what it holds has been heard.
-        case stop((@Sendable () -> Void)?)
-    }
-
-    /// Lock held: starts fading out what is heard now, if anything is (playing, a feed, the output
-    /// there), over `frames` (the ramp by default); the caller kicks the device once its own state is
-    /// set. Returns false when there is nothing to fade: the caller stops at once.
-    func fadeOutLocked(then end: FadeEnd, frames: Int? = nil) -> Bool {
-        guard rampFrames > 0, !paused, lostReason == nil, let current = fadingOut ?? feed,
-              fadingOut != nil || (!current.isDrained && feedFramesTaken > 0) else {
-            return false
+/// at full level within the ramp. A stop must continue from what is heard, or the fade starts with a
+/// step: the device drops what it holds unheard (`AudioOutput.cancel`), the feed steps back over those
+/// frames (`PCMRing.rewind`, within the history it keeps), and the fade-out is pulled from there, ahead
+/// of anything else. A pause then tells the device to pause (it plays what it holds, the fade, then
+/// stops) and steps the feed back over the fade too, so a resume fades in from the exact frame the
+/// pause faded out at.
+extension SequencerStateMachine {
+    /// Starts fading out what is heard now, if anything is (playing, a feed, the output there), over
+    /// `frames` (the ramp by default), or makes a fade under way end in `end`; the device is told to
+    /// drop what it holds (`cancellable()` frames, pulled again faded). False when there is nothing
+    /// to fade: the caller stops at once.
+    func beginFadeOut(_ a: inout Active, then end: FadeEnd, frames: Int? = nil, cancellable: () -> Int,
+                      _ out: inout [SequencerAction]) -> Bool {
+        guard rampFrames > 0, !a.paused, link == .up else { return false }
+        if a.fadeOut != nil {
+            a.fadeOut?.then = end
+            return true
         }
-        if fadingOut == nil {
-            // What the device drops unheard is pulled again, faded: the fade continues what was heard.
-            let dropped = output.cancellableFrames
-            output.cancel()
-            let back = rewindFeed(current, dropped)
-            if current === feed { feedFramesTaken = max(0, feedFramesTaken - back) }
-            fadingOut = current
-            fadeOutLength = max(1, frames ?? rampFrames)
-            fadeOutLeft = fadeOutLength
-        }
-        fadeOutEnd = end
+        guard !a.current.feed.isDrained, a.current.taken > 0 else { return false }
+        // What the device drops unheard is pulled again, faded: the fade continues what was heard.
+        let dropped = cancellable()
+        out.append(.cancel)
+        let back = rewindFeed(a.current.feed, dropped, &a.overlap)
+        a.current.taken = max(0, a.current.taken - back)
+        let length = max(1, frames ?? rampFrames)
+        a.fadeOut = FadeOut(feed: a.current.feed, length: length, left: length, then: end)
         return true
     }
 
-    /// Lock held: a fade in progress is abandoned (a hard stop, the output lost); whoever waited for
-    /// it is told.
-    func endFadeAbruptlyLocked() {
-        guard fadingOut != nil else { return }
-        fadingOut = nil
-        fadeOutLeft = 0
-        if case .stop(let done?) = fadeOutEnd { done() }
-        fadeOutEnd = .goOn
-        releaseOverlapIfUnread()
+    /// A fade under way (a stop's) ends in `end` instead; false when fades are off or the output away.
+    func fade(_ fadeOut: inout FadeOut, then end: FadeEnd) -> Bool {
+        guard rampFrames > 0, link == .up else { return false }
+        fadeOut.then = end
+        return true
     }
 
-    /// A skip's old feed fades out while the new one fades in (both over the ramp, mixed: the new
-    /// track is at full level 3 ms after the old one began to go); a pause's or a stop's fade-out
-    /// comes alone, before anything else.
-    var isCrossfading: Bool {
-        guard let ring = fadingOut, case .goOn = fadeOutEnd else { return false }
-        return ring !== feed
-    }
-
-    /// Lock held: adds the old feed's fade-out over the `got` frames of the new one at `destination`
-    /// (and on past them, over silence, when the new one has fewer); returns the frames there now.
-    func mixFadeOut(into destination: UnsafeMutablePointer<Float>, frames: Int, over got: Int) -> Int {
-        guard let ring = fadingOut else { return got }
-        let channels = output.format.channels
-        let length = Float(fadeOutLength)
+    /// Adds the fade-out over the `got` frames of the new feed at `destination` (and on past them,
+    /// over silence, when the new one has fewer); returns the frames there now, and whether the fade
+    /// is over.
+    func mixFadeOut(_ fade: inout FadeOut, _ overlap: inout Overlap?, into destination: UnsafeMutablePointer<Float>,
+                    frames: Int, over got: Int, _ out: inout [SequencerAction]) -> (Int, ended: Bool) {
+        let length = Float(fade.length)
         var mixed = 0
         var dry = false
-        while mixed < frames, fadeOutLeft > 0 {
-            let n = readFeed(ring, into: crossfadeScratch, frames: min(frames - mixed, fadeOutLeft, rampFrames))
+        while mixed < frames, fade.left > 0 {
+            let n = readFeed(fade.feed, into: rampScratch, frames: min(frames - mixed, fade.left, rampFrames), &overlap, &out)
             if n == 0 { dry = true; break }   // the old one had nothing more: its sound ends here
             for i in 0..<n {
-                let level = Float(fadeOutLeft - 1 - i) / length
+                let level = Float(fade.left - 1 - i) / length
                 for c in 0..<channels {
                     let at = (mixed + i) * channels + c
-                    destination[at] = (mixed + i < got ? destination[at] : 0) + crossfadeScratch[i * channels + c] * level
+                    destination[at] = (mixed + i < got ? destination[at] : 0) + rampScratch[i * channels + c] * level
                 }
             }
-            fadeOutLeft -= n
+            fade.left -= n
             mixed += n
         }
-        if dry || fadeOutLeft == 0 { endFadeOutLocked(ring) }
-        return max(got, mixed)
+        return (max(got, mixed), dry || fade.left == 0)
     }
 
-    /// Lock held: pulls the fade-out into `destination`; returns the frames it took. Ends the fade
-    /// when it is over or its feed has nothing more to give.
-    func pullFadeOut(into destination: UnsafeMutablePointer<Float>, frames: Int) -> Int {
-        guard let ring = fadingOut else { return 0 }
-        let channels = output.format.channels
+    /// Pulls the fade-out into `destination`; returns the frames it took, and whether the fade is
+    /// over (it is, or its feed has nothing more to give).
+    func pullFadeOut(_ fade: inout FadeOut, _ overlap: inout Overlap?, into destination: UnsafeMutablePointer<Float>,
+                     frames: Int, _ out: inout [SequencerAction]) -> (Int, ended: Bool) {
         var got = 0
-        while got < frames, fadeOutLeft > 0 {
-            let n = readFeed(ring, into: destination + got * channels, frames: min(frames - got, fadeOutLeft))
+        while got < frames, fade.left > 0 {
+            let n = readFeed(fade.feed, into: destination + got * channels, frames: min(frames - got, fade.left), &overlap, &out)
             if n == 0 { break }   // dry or drained: the sound already ends here
-            let length = Float(fadeOutLength)
+            let length = Float(fade.length)
             for i in 0..<n {
-                let level = Float(fadeOutLeft - 1 - i) / length
+                let level = Float(fade.left - 1 - i) / length
                 for c in 0..<channels { destination[(got + i) * channels + c] *= level }
             }
-            fadeOutLeft -= n
+            fade.left -= n
             got += n
         }
-        if got < frames || fadeOutLeft == 0 { endFadeOutLocked(ring) }
-        return got
+        return (got, got < frames || fade.left == 0)
     }
 
-    /// Lock held: the fade-out is over: what was asked for follows.
-    func endFadeOutLocked(_ ring: PCMRing) {
-        let faded = fadeOutLength - fadeOutLeft
-        fadingOut = nil
-        fadeOutLeft = 0
-        defer { releaseOverlapIfUnread() }
-        switch fadeOutEnd {
+    /// The fade-out over `a`'s feed is over: what was asked for follows.
+    func endFadeOut(_ a: inout Active, _ out: inout [SequencerAction]) {
+        guard let fade = a.fadeOut else { return }
+        a.fadeOut = nil
+        let own = fade.feed === a.current.feed
+        switch fade.then {
         case .goOn:
-            if ring === feed { fadeInAt = 0 }   // resumed during its fade-out: back in, from where it is
+            if own { a.current.fadeInAt = 0 }   // resumed during its fade-out: back in, from where it is
         case .pause:
-            if ring === feed {
-                _ = rewindFeed(ring, faded)
-                fadeInAt = 0   // a resume fades in from here
+            if own {
+                _ = rewindFeed(fade.feed, fade.length - fade.left, &a.overlap)
+                a.current.fadeInAt = 0   // a resume fades in from here
             }
-            output.setPaused(true)
+            out.append(.setPaused(true))
         case .stop(let done):
-            output.setPaused(true)
-            if let done { output.whenHeard(done) }
+            out.append(.setPaused(true))
+            if let done { out.append(.whenHeard(done)) }
         }
-        fadeOutEnd = .goOn
+        releaseOverlapIfUnread(&a, &out)
     }
 
-    /// Lock held: fades in the `frames` frames at `samples`, the first of the current feed's not yet
-    /// faded in.
-    func fadeIn(_ samples: UnsafeMutablePointer<Float>, frames: Int) {
-        guard fadeInAt < rampFrames else { return }
-        let channels = output.format.channels
+    /// A stop's fade-out is over: nothing is left to play.
+    mutating func endFadeOut(_ s: Stopping, _ out: inout [SequencerAction]) {
+        switch s.fadeOut.then {
+        case .goOn:
+            break
+        case .pause:
+            out.append(.setPaused(true))
+        case .stop(let done):
+            out.append(.setPaused(true))
+            if let done { out.append(.whenHeard(done)) }
+        }
+        var overlap = s.overlap
+        finishOverlap(&overlap, &out)
+        state = .idle(queued: s.queued)
+    }
+
+    /// Fades in the `frames` frames at `samples`, the first of the current feed's not yet faded in.
+    func fadeIn(_ current: inout Current, _ samples: UnsafeMutablePointer<Float>, frames: Int) {
+        guard current.fadeInAt < rampFrames else { return }
         let length = Float(rampFrames)
         var i = 0
-        while i < frames, fadeInAt < rampFrames {
-            fadeInAt += 1
-            let level = Float(fadeInAt) / length
+        while i < frames, current.fadeInAt < rampFrames {
+            current.fadeInAt += 1
+            let level = Float(current.fadeInAt) / length
             for c in 0..<channels { samples[i * channels + c] *= level }
             i += 1
         }
