@@ -8,7 +8,7 @@ extension PlayerCore {
             case .load(let item, let startMs): load(item, startMs: startMs, into: &effects)
             case .startOutput(let paused):
                 guard let slot = current else { continue }
-                outputSlot = slot.id
+                output.play(slot.id)
                 let track = queue[id: slot.item]?.track
                 chooseGain(slot.id, followsGaplessly: false, into: &effects)
                 effects.append(.play(slot.id, paused: paused, title: track?.trackName, artist: track?.artistName))
@@ -21,13 +21,12 @@ extension PlayerCore {
             case .resumeOutput: effects.append(.resumeOutput)
             case .stopOutput:
                 effects.append(.stopOutput)
-                outputSlot = nil
+                output.play(nil)
                 releaseFading(into: &effects)
-                dropNeighbours(into: &effects)
+                window.dropNeighbours(into: &effects)
                 if let slot = current { effects.append(.cancelSlot(slot.id)) }
                 current = nil
-                for url in downloads.keys.sorted() { effects.append(.cancelDownload(url: url)) }
-                downloads = [:]
+                window.keepDownloads([], into: &effects)
             case .markFailed(let item, let message): markFailed(item, message, neighbour: false, into: &effects)
             case .consume(let item):
                 queue.remove(id: item)
@@ -52,12 +51,9 @@ extension PlayerCore {
             if previous?.item == item, let position { effects.append(.notify(.seeked(index: position, ms: startMs, id: item))) }
         }
         guard let url = queue[id: item]?.track.fetchablePreviewURL else { return }
-        if startMs == 0, let slot = prefetched[item], slot.phase != .failed, downloads[url] != .failed,
-           !slot.heard || outputSlot == slot.id {
-            prefetched[item] = nil
+        if startMs == 0, let slot = window.takeNeighbour(item, url: url, outputPlaying: outputSlot) {
             current = slot
             effects.append(.decodeWhole(slot.id))
-            if follower == slot.id { follower = nil }
             if slot.hasAudio { followUps.append(.trackReady) }
             return
         }
@@ -68,7 +64,7 @@ extension PlayerCore {
             return
         }
         want(url, item: item, into: &effects)
-        var slot = newSlot(item, url: url, startMs: startMs)
+        var slot = window.newSlot(item, url: url, startMs: startMs)
         // A seek or a reconnect keeps the track's length (status never loses it while the new
         // decoder opens) and its gain: a listener never hears it change within a track.
         if let previous, previous.item == item, previous.url == url {
@@ -84,9 +80,10 @@ extension PlayerCore {
     mutating func settle(into effects: inout [Effect]) {
         updatePrefetch(into: &effects)
         updateHeads(into: &effects)
-        measurements = measurements.filter { downloads[$0.key] != nil }
+        let downloads = downloads
+        normalizer.retain { downloads[$0] != nil }
         updateArtwork(into: &effects)
-        if policy.autopage, paging == .available, let position, position >= queue.count - 2 {
+        if settings.autopage, paging == .available, let position, position >= queue.count - 2 {
             paging = .fetching
             effects.append(.fetchNextPage)
         }
@@ -96,11 +93,11 @@ extension PlayerCore {
     mutating func announce(since before: (PlaybackState, Int?), into effects: inout [Effect]) {
         if transport.item != announcedItem {
             announcedItem = transport.item
-            announcedArtwork = nil
+            artwork.announce(nil)
             if let item = transport.item, let position, let entry = queue[id: item] {
                 effects.append(.notify(.track(index: position, id: item, entry.track, loudness: loudnessReport(item: item))))
                 if let url = currentArtworkURL, let path = artworkPaths[url] {
-                    announcedArtwork = path
+                    artwork.announce(path)
                     effects.append(.notify(.artwork(index: position, path: path, id: transport.item)))
                 }
             }
@@ -112,34 +109,27 @@ extension PlayerCore {
 
     private mutating func updatePrefetch(into effects: inout [Effect]) {
         guard let item = transport.item, transport.isActive else {
-            dropNeighbours(into: &effects)
+            window.dropNeighbours(into: &effects)
             return
         }
         let wanted = neighbours(of: item)
-        for (i, slot) in prefetched where wanted[i] == nil || queue[id: i]?.track.fetchablePreviewURL != slot.url {
-            effects.append(.cancelSlot(slot.id))
-            prefetched[i] = nil
-            if follower == slot.id { follower = nil; effects.append(.follow(nil)) }
-        }
+        window.dropNeighbours(notIn: wanted, queue: queue, into: &effects)
         let keep = Set(wanted.keys.compactMap { queue[id: $0]?.track.fetchablePreviewURL } + [current?.url, fading?.url].compactMap { $0 })
-        for url in downloads.keys.sorted() where !keep.contains(url) {
-            effects.append(.cancelDownload(url: url))
-            downloads[url] = nil
-        }
+        window.keepDownloads(keep, into: &effects)
         // Neighbours start only once the current track's download has ended, so they never take
         // bandwidth from the track being heard.
-        let currentDone = current.map { downloads[$0.url] != .arriving } ?? true
+        let currentDone = current.map { !window.isArriving($0.url) } ?? true
         for i in wanted.keys.sorted(by: { (queue.position(ofID: $0) ?? 0) < (queue.position(ofID: $1) ?? 0) })
         where prefetched[i] == nil && currentDone {
             guard let entry = queue[id: i], entry.isPlayable, let url = entry.track.fetchablePreviewURL else { continue }
             if let slot = adoptHead(url, item: i, into: &effects) {   // parked after its head already
-                prefetched[i] = slot
+                window.hold(slot)
                 continue
             }
             want(url, item: i, into: &effects)
-            let slot = newSlot(i, url: url, startMs: 0)
-            prefetched[i] = slot
-            effects.append(.startSlot(slot, headMs: policy.headMs))
+            let slot = window.newSlot(i, url: url, startMs: 0)
+            window.hold(slot)
+            effects.append(.startSlot(slot, headMs: settings.headMs))
         }
         updateFollower(into: &effects)
     }
@@ -148,7 +138,7 @@ extension PlayerCore {
     private func neighbours(of item: Int) -> [Int: Bool] {
         var wanted: [Int: Bool] = [:]
         var cursor: Int? = item
-        for _ in 0..<policy.ahead {
+        for _ in 0..<settings.ahead {
             // `following`: under single the end stops, but `next` is still prefetched (no follower, though).
             guard let from = cursor, let up = from == item ? transport.following(in: queue)
                     : transport.order.after(from, in: queue, wrap: transport.repeatMode == .all) else { break }
@@ -156,7 +146,7 @@ extension PlayerCore {
             cursor = up
         }
         cursor = item
-        for _ in 0..<policy.behind {
+        for _ in 0..<settings.behind {
             guard let from = cursor, let back = transport.order.before(from, in: queue) else { break }
             if wanted[back] == nil { wanted[back] = false }
             cursor = back
@@ -175,7 +165,7 @@ extension PlayerCore {
         default: wanted = nil
         }
         guard wanted != follower, !transport.outputLost else { return }
-        follower = wanted
+        window.follow(wanted)
         if let wanted {
             chooseGain(wanted, followsGaplessly: true, into: &effects)
             if crossfadeSeconds > 0 { effects.append(.decodeWhole(wanted)) }
@@ -183,14 +173,8 @@ extension PlayerCore {
         effects.append(.follow(wanted))
     }
 
-    mutating func dropNeighbours(into effects: inout [Effect]) {
-        for slot in prefetched.values.sorted(by: { $0.id < $1.id }) { effects.append(.cancelSlot(slot.id)) }
-        prefetched = [:]
-        if follower != nil {
-            follower = nil
-            effects.append(.follow(nil))
-        }
-    }
+    /// Lets every neighbour go (chosen again when the window settles).
+    mutating func dropNeighbours(into effects: inout [Effect]) { window.dropNeighbours(into: &effects) }
 
     // MARK: Artwork
 
@@ -211,29 +195,16 @@ extension PlayerCore {
                 if let url = artworkURL(item: i), !wanted.contains(url) { wanted.append(url) }
             }
         }
-        guard wanted != artworkWindow else { return }
-        artworkWindow = wanted
-        artworkPaths = artworkPaths.filter { wanted.contains($0.key) }
+        guard artwork.move(to: wanted) else { return }
         if !wanted.isEmpty { effects.append(.fetchArtwork(wanted)) }
     }
 
-    // MARK: Slots and downloads
+    // MARK: Downloads
 
     /// Makes sure `url` is downloading or downloaded; a failed download is tried again. A head's
     /// download goes on (a seek into a track whose head is held: its bytes are not fetched again).
     private mutating func want(_ url: String, item: Int, into effects: inout [Effect]) {
         if let head = takeHeadDownload(url, item: item, into: &effects) { effects.append(.cancelSlot(head.id)) }
-        switch downloads[url] {
-        case .arriving?, .complete?: return
-        case .failed?: effects.append(.cancelDownload(url: url))
-        case nil: break
-        }
-        downloads[url] = .arriving
-        effects.append(.startDownload(url: url, trackId: queue[id: item]?.track.trackId))
-    }
-
-    private mutating func newSlot(_ item: Int, url: String, startMs: Int) -> Slot {
-        lastSlot += 1
-        return Slot(id: lastSlot, item: item, url: url, startMs: startMs, phase: .decoding)
+        window.want(url, trackId: queue[id: item]?.track.trackId, into: &effects)
     }
 }
