@@ -291,10 +291,13 @@ extension PlayerCore {
 
     /// Feeds the transport and carries out its actions; a refusal is the client's error.
     mutating func feed(_ input: Transport.Input, into effects: inout [Effect]) throws(ControlError) {
+        var next = transport
+        let actions: [Transport.Action]
         do {
-            carryOut(try transport.handle(input, queue: queue), into: &effects)
+            actions = try next.handle(input, queue: queue)
         } catch {
             throw ControlError(.rejected, error.message)
         }
+        carryOut(actions, movingTo: next, into: &effects)
     }
 }

@@ -116,10 +116,12 @@ extension PlayerCore {
         if let slot = current, slot.id == id {
             if afterMs > 0 {
                 // Corrupt or cut off after good audio: what was decoded plays, then the track ends.
-                current?.phase = .finished
-                current?.durationMs = slot.startMs + afterMs
+                playhead.updateCurrent {
+                    $0.phase = .finished
+                    $0.durationMs = slot.startMs + afterMs
+                }
             } else {
-                current?.phase = .failed
+                playhead.updateCurrent { $0.phase = .failed }
                 try? feed(.trackFailed(message), into: &effects)
             }
         } else if let url = headURL(id) {
@@ -150,7 +152,7 @@ extension PlayerCore {
     /// Changes the held slot with `id`: the current one or a neighbour.
     mutating func update(_ id: SlotID, _ change: (inout Slot) -> Void) {
         if current?.id == id {
-            change(&current!)
+            playhead.updateCurrent(change)
         } else {
             window.update(id, change)
         }

@@ -1,6 +1,11 @@
 /// The readings front-ends, the engine and the tests take of the core, by the names they had when
 /// the core held every field itself: each is now its owner's (`output`, …), read through here.
 extension PlayerCore {
+    /// Where playback is.
+    public var transport: Transport { playhead.transport }
+    /// The load the transport's current item plays from: there exactly while `transport.isActive`,
+    /// by the playhead's shape.
+    public var current: Slot? { playhead.current }
     /// Seconds consecutive tracks overlap by (0–15; 0: the gapless join).
     public var crossfadeSeconds: Int { output.crossfadeSeconds }
     /// Where the sound stopped when the output went away, while it is away.

@@ -2,10 +2,14 @@
 /// track in line after every change: the prefetched neighbours, the downloads, the gapless
 /// follower, the artwork fetched and the next page of a search.
 extension PlayerCore {
-    mutating func carryOut(_ actions: [Transport.Action], into effects: inout [Effect]) {
+    /// Carries out `actions`, the transport having moved to `next`. A load or a stop changes what
+    /// the playhead holds where it comes in the list (what comes before it sees the transport as
+    /// it was: only the queue, which it edits); any other step keeps the load, at once.
+    mutating func carryOut(_ actions: [Transport.Action], movingTo next: Transport, into effects: inout [Effect]) {
+        if !actions.contains(where: Self.changesLoad) { playhead.move(to: next) }
         for action in actions {
             switch action {
-            case .load(let item, let startMs): load(item, startMs: startMs, into: &effects)
+            case .load(let item, let startMs): load(item, startMs: startMs, on: next, into: &effects)
             case .startOutput(let paused):
                 guard let slot = current else { continue }
                 output.play(slot.id)
@@ -25,7 +29,7 @@ extension PlayerCore {
                 releaseFading(into: &effects)
                 window.dropNeighbours(into: &effects)
                 if let slot = current { effects.append(.cancelSlot(slot.id)) }
-                current = nil
+                playhead.rest(next)
                 window.keepDownloads([], into: &effects)
             case .markFailed(let item, let message): markFailed(item, message, neighbour: false, into: &effects)
             case .consume(let item):
@@ -40,28 +44,35 @@ extension PlayerCore {
         }
     }
 
-    /// Makes `item` current from `startMs`: adopts its prefetched slot when that starts at the top
-    /// and is fresh (or is what the output already plays), else starts a new decoding. Loading the
-    /// item that was current again (a seek, a restart) is told as a jump.
-    private mutating func load(_ item: Int, startMs: Int, into effects: inout [Effect]) {
+    /// The actions after which the transport holds another load, or none.
+    private static func changesLoad(_ action: Transport.Action) -> Bool {
+        switch action {
+        case .load, .stopOutput: return true
+        case .startOutput, .pauseOutput, .resumeOutput, .markFailed, .consume: return false
+        }
+    }
+
+    /// Makes `item` current from `startMs` on `transport` (which loads it): adopts its prefetched
+    /// slot when that starts at the top and is fresh (or is what the output already plays), else
+    /// starts a new decoding. Loading the item that was current again (a seek, a restart) is told
+    /// as a jump.
+    private mutating func load(_ item: Int, startMs: Int, on transport: Transport, into effects: inout [Effect]) {
         let previous = current
-        current = nil
-        defer {
-            if let previous, previous.id != current?.id, previous.id != fading?.id { effects.append(.cancelSlot(previous.id)) }
-            if previous?.item == item, let position { effects.append(.notify(.seeked(index: position, ms: startMs, id: item))) }
-        }
-        guard let url = queue[id: item]?.track.fetchablePreviewURL else { return }
-        if startMs == 0, let slot = window.takeNeighbour(item, url: url, outputPlaying: outputSlot) {
-            current = slot
+        // The transport loads only playable items, and a playable item has a preview to fetch.
+        guard let url = queue[id: item]?.track.fetchablePreviewURL else { fatalError("load of item \(item), which has no preview") }
+        let slot = open(item, url: url, startMs: startMs, replacing: previous, into: &effects)
+        playhead.load(slot, on: transport)
+        if let previous, previous.id != slot.id, previous.id != fading?.id { effects.append(.cancelSlot(previous.id)) }
+        if previous?.item == item, let position { effects.append(.notify(.seeked(index: position, ms: startMs, id: item))) }
+    }
+
+    /// The load of `item` from `startMs`: its neighbour's slot or its head's, decoded on to the end,
+    /// or a new decoding; a seek or a reconnect keeps what `previous` knew of the track.
+    private mutating func open(_ item: Int, url: String, startMs: Int, replacing previous: Slot?, into effects: inout [Effect]) -> Slot {
+        if startMs == 0, let slot = window.takeNeighbour(item, url: url, outputPlaying: outputSlot) ?? adoptHead(url, item: item, into: &effects) {
             effects.append(.decodeWhole(slot.id))
             if slot.hasAudio { followUps.append(.trackReady) }
-            return
-        }
-        if startMs == 0, let slot = adoptHead(url, item: item, into: &effects) {
-            current = slot
-            effects.append(.decodeWhole(slot.id))
-            if slot.hasAudio { followUps.append(.trackReady) }
-            return
+            return slot
         }
         want(url, item: item, into: &effects)
         var slot = window.newSlot(item, url: url, startMs: startMs)
@@ -71,8 +82,8 @@ extension PlayerCore {
             slot.durationMs = previous.durationMs
             if let gain = previous.gain, !previous.gainIsProvisional { slot.gain = gain }
         }
-        current = slot
         effects.append(.startSlot(slot, headMs: nil))
+        return slot
     }
 
     /// After every change: brings the neighbours, the downloads, the follower, the artwork and the

@@ -7,6 +7,11 @@
 /// (`.notify`) in the order things happened. Engine events name the load they concern by its one
 /// id (the slot id, which is also its PCM ring's and the output's), and events of a load no longer
 /// held change nothing, so late events cannot disturb anything.
+///
+/// It is composed of sub-states that own their fields, each tested alone, as `Transport` is: the
+/// `playhead` (the transport and its current load), the load `window`, the `headsState`, the
+/// `normalizer`, the `artwork` and the `output`. The extensions route inputs to them and keep
+/// what spans several (the queue, the last error, paging, what subscribers were told).
 public struct PlayerCore: Equatable, Sendable {
     /// Identifies one load: one decoding of one track, end to end (its ring, its output events).
     public typealias SlotID = UInt64
@@ -144,10 +149,8 @@ public struct PlayerCore: Equatable, Sendable {
 
     /// The queue.
     public internal(set) var queue = PlayQueue()
-    /// Where playback is.
-    public internal(set) var transport = Transport()
-    /// The load the transport's current item plays from (held exactly while `transport.isActive`).
-    public internal(set) var current: Slot?
+    /// Where playback is, and while it is active, the load it plays from (`transport`, `current`).
+    public internal(set) var playhead = Playhead()
     /// The neighbours, the follower, the slot fading out, the downloads and the slot ids.
     public internal(set) var window = LoadWindow()
     /// The heads held, what the listener sees, and the heads that failed.
@@ -166,6 +169,8 @@ public struct PlayerCore: Equatable, Sendable {
     public internal(set) var artwork = ArtworkWindow()
     /// The policy as given, but for its normalisation, which is the normalizer's (`policy` reads both).
     var settings: Policy
+    /// Transport inputs that carrying out an action gave rise to (a consumed item, a ready
+    /// adopted slot), fed once the actions are done.
     var followUps: [Transport.Input] = []
     /// The current track subscribers were told of (its artwork: `artwork.announced`).
     var announcedItem: Int?
