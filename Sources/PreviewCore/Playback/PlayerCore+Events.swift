@@ -104,11 +104,7 @@ extension PlayerCore {
         case .estimated(let id, let loudness):
             estimated(id, loudness, into: &effects)
         case .artworkArrived(let url, let path):
-            guard artwork.arrived(url, path: path) else { return }
-            if url == currentArtworkURL, let position {
-                artwork.announce(path)
-                effects.append(.notify(.artwork(index: position, path: path, id: transport.item)))
-            }
+            artworkArrived(url, path: path, into: &effects)
         }
     }
 

@@ -1,6 +1,6 @@
 /// Carrying out the transport's actions on the loads, and keeping the window around the current
 /// track in line after every change: the prefetched neighbours, the downloads, the gapless
-/// follower, the artwork fetched and the next page of a search.
+/// follower, the heads and the artwork (`+Heads`, `+Artwork`) and the next page of a search.
 extension PlayerCore {
     /// Carries out `actions`, the transport having moved to `next`. A load or a stop changes what
     /// the playhead holds where it comes in the list (what comes before it sees the transport as
@@ -186,29 +186,6 @@ extension PlayerCore {
 
     /// Lets every neighbour go (chosen again when the window settles).
     mutating func dropNeighbours(into effects: inout [Effect]) { window.dropNeighbours(into: &effects) }
-
-    // MARK: Artwork
-
-    /// The artwork URL of the current track.
-    var currentArtworkURL: String? { transport.item.flatMap(artworkURL(item:)) }
-
-    /// The artwork URL of queue item `item` (Apple's 100-pixel one, which `ArtworkSource` enlarges).
-    public func artworkURL(item: Int) -> String? {
-        guard let track = queue[id: item]?.track else { return nil }
-        return track.artworkUrl100 ?? track.artworkUrl60 ?? track.artworkUrl30
-    }
-
-    /// The artwork of the current track, the next and the previous one is fetched.
-    private mutating func updateArtwork(into effects: inout [Effect]) {
-        var wanted: [String] = []
-        if let item = transport.item {
-            for i in [item, transport.following(in: queue), transport.previous(in: queue)].compactMap({ $0 }) {
-                if let url = artworkURL(item: i), !wanted.contains(url) { wanted.append(url) }
-            }
-        }
-        guard artwork.move(to: wanted) else { return }
-        if !wanted.isEmpty { effects.append(.fetchArtwork(wanted)) }
-    }
 
     // MARK: Downloads
 
