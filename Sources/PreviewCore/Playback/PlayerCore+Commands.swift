@@ -48,40 +48,34 @@ extension PlayerCore {
         guard Self.crossfadeRange.contains(seconds) else {
             throw ControlError(.badArgument, "crossfade must be 0–15 seconds (got \(seconds))")
         }
-        guard seconds != crossfadeSeconds else { return [] }
-        crossfadeSeconds = seconds
+        guard output.setCrossfade(seconds) else { return [] }
         // The follower already handed over is decoded on, as one handed over from now on will be.
         let ahead: [Effect] = seconds > 0 ? follower.map { [.decodeWhole($0)] } ?? [] : []
         return [.setCrossfade(seconds)] + ahead + [.notify(.crossfade(seconds))]
     }
 
     private mutating func setVolume(_ level: Int, muted: Bool) -> [Effect] {
-        guard (level, muted) != (volume, self.muted) else { return [] }
-        (volume, self.muted) = (level, muted)
+        guard output.setVolume(level, muted: muted) else { return [] }
         return [.setVolume(level, muted: silenced), .notify(.volume(level, muted: muted))]
     }
 
     /// Makes the output sound or play silently (nil toggles); the clock runs either way, as MPD's
     /// one output disabled. The volume and mute are kept for when it sounds again.
     public mutating func setOutput(enabled: Bool?) -> [Effect] {
-        let on = enabled ?? !outputEnabled
-        guard on != outputEnabled else { return [] }
-        outputEnabled = on
-        return [.setVolume(volume, muted: silenced), .notify(.outputEnabled(on))]
+        guard output.setEnabled(enabled) else { return [] }
+        return [.setVolume(volume, muted: silenced), .notify(.outputEnabled(outputEnabled))]
     }
 
     /// What the output is told: silent while muted or disabled.
-    var silenced: Bool { muted || !outputEnabled }
+    var silenced: Bool { output.silenced }
 
     /// Loudness normalisation per track or off, from now on: the tracks held take their new gain
     /// smoothly (the current one too).
     public mutating func setNormalization(_ mode: LoudnessNormalization.Mode) -> [Effect] {
-        guard mode != policy.normalization.mode else { return [] }
-        policy.normalization.mode = mode
+        guard normalizer.setMode(mode) else { return [] }
         var effects: [Effect] = []
         for slot in [current].compactMap({ $0 }) + prefetched.values where slot.gain != nil {
-            let gain = mode == .off ? TrackGain.off
-                : measurements[slot.url].map { policy.normalization.gain(for: $0) } ?? policy.normalization.defaultGain(recent: recentGains)
+            let gain = normalizer.regain(for: slot.url)
             resetGain(slot.id, gain)
             effects.append(.setGain(slot.id, gain, smoothly: true))
         }
@@ -173,7 +167,7 @@ extension PlayerCore {
     public func sortOut(_ results: [Track]) -> (playable: [Track], notQueued: [CatalogReport.NotQueued]) {
         var playable: [Track] = [], notQueued: [CatalogReport.NotQueued] = []
         for (i, track) in results.enumerated() {
-            let local = track.previewUrl.flatMap { PreviewURLPolicy.localAddressReason($0, apiOrigin: policy.localOrigin) }
+            let local = track.previewUrl.flatMap { PreviewURLPolicy.localAddressReason($0, apiOrigin: settings.localOrigin) }
             if let reason = track.unplayableReason ?? local { notQueued.append(.init(result: i, reason: reason)) } else { playable.append(track) }
         }
         return (playable, notQueued)
@@ -255,9 +249,9 @@ extension PlayerCore {
             // The old queue's neighbours belong to other tracks now; the current slot plays on until
             // the transport replaces it (its download is kept: the new queue may start with it).
             core.dropNeighbours(into: &effects)
-            for url in core.downloads.keys.sorted() where url != core.current?.url { effects.append(.cancelDownload(url: url)) }
-            core.downloads = core.downloads.filter { $0.key == core.current?.url }
-            core.measurements = core.measurements.filter { core.downloads[$0.key] != nil }
+            core.window.keepDownloads(Set([core.current?.url].compactMap { $0 }), into: &effects)
+            let downloads = core.downloads
+            core.normalizer.retain { downloads[$0] != nil }
             core.queue.replaceAll(with: tracks)   // new ids; the counter goes on
             core.lastError = nil
             effects.append(.notify(.queue(length: core.queue.count, version: core.queue.version)))
@@ -297,10 +291,13 @@ extension PlayerCore {
 
     /// Feeds the transport and carries out its actions; a refusal is the client's error.
     mutating func feed(_ input: Transport.Input, into effects: inout [Effect]) throws(ControlError) {
+        var next = transport
+        let actions: [Transport.Action]
         do {
-            carryOut(try transport.handle(input, queue: queue), into: &effects)
+            actions = try next.handle(input, queue: queue)
         } catch {
             throw ControlError(.rejected, error.message)
         }
+        carryOut(actions, movingTo: next, into: &effects)
     }
 }

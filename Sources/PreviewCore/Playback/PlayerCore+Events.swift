@@ -46,15 +46,15 @@ extension PlayerCore {
     private mutating func take(_ event: Event, into effects: inout [Effect]) {
         switch event {
         case .ready(let id, let containerMs):
-            if recordHead(id, .ready, durationMs: containerMs) { return }
+            if headsState.record(id, .ready, durationMs: containerMs) { return }
             record(id, .ready)
             update(id) { if $0.durationMs == nil, let containerMs { $0.durationMs = containerMs } }
             if current?.id == id { try? feed(.trackReady, into: &effects) }
         case .parked(let id):
-            if recordHead(id, .ready) { return }
+            if headsState.record(id, .ready) { return }
             record(id, .ready)
         case .finished(let id, let ms):
-            if recordHead(id, .finished, durationMs: ms) { return }
+            if headsState.record(id, .finished, durationMs: ms) { return }
             record(id, .finished)
             update(id) { $0.durationMs = $0.startMs + ms }
         case .failed(let id, let message, let afterMs):
@@ -63,16 +63,15 @@ extension PlayerCore {
             // The slot stays (its decoder writes the frames the fade reads) until the output is done.
             guard let slot = current, slot.id == id, fading?.id != id else { return }
             releaseFading(into: &effects)
-            fading = slot
+            window.startFading(slot)
         case .faded(let id):
             if fading?.id == id { releaseFading(into: &effects) }
         case .drained(let id):
             if current?.id == id { try? feed(.trackEnded, into: &effects) }
         case .started(let id):
             guard slot(id) != nil else { return }   // a load let go meanwhile
-            outputSlot = id
-            if let item = prefetched.first(where: { $0.value.id == id })?.key { prefetched[item]?.heard = true }
-            if follower == id { follower = nil }
+            output.play(id)
+            window.started(id)
         case .underrun(let id):
             guard current?.id == id, !transport.buffering else { return }
             try? feed(.underrun, into: &effects)
@@ -82,41 +81,30 @@ extension PlayerCore {
             try? feed(.refilled, into: &effects)
             effects.append(.notify(.buffering(false)))
         case .outputLost(let why, let heardMs):
-            heardAtLossMs = (current?.startMs ?? 0) + heardMs
+            output.lost(heardMs: heardMs, startMs: current?.startMs ?? 0)
             releaseFading(into: &effects)
-            follower = nil
-            outputSlot = nil
+            window.follow(nil)   // the lost stream took it along; chosen again once the output is back
             lastError = why
             try? feed(.outputLost, into: &effects)
             effects.append(.notify(.outputLost(why)))
         case .outputBack:
-            let position = heardAtLossMs ?? 0
-            heardAtLossMs = nil
+            let position = output.back()
             lastError = nil
             effects.append(.setVolume(volume, muted: silenced))   // a disabled output stays silent
             try? feed(.outputBack(positionMs: position), into: &effects)
             effects.append(.notify(.outputBack))
         case .downloadEnded(let url, let complete):
-            if downloads[url] != nil {
-                downloads[url] = complete ? .complete : .failed
-            } else if heads[url] != nil {
-                guard complete else { headFailed(url, into: &effects); return }
-                heads[url]?.complete = true
-                heads[url]?.fetching = false
-            }
+            guard !window.downloadEnded(url, complete: complete), heads[url] != nil else { return }
+            guard complete else { headsState.fail(url, into: &effects); return }
+            headsState.arrivedWhole(url)
         case .headFetched(let url):
-            heads[url]?.fetching = false
+            headsState.fetched(url)
         case .measured(let url, let loudness):
             measured(url, loudness, into: &effects)
         case .estimated(let id, let loudness):
             estimated(id, loudness, into: &effects)
         case .artworkArrived(let url, let path):
-            guard artworkWindow.contains(url) else { return }
-            artworkPaths[url] = path
-            if url == currentArtworkURL, let position {
-                announcedArtwork = path
-                effects.append(.notify(.artwork(index: position, path: path, id: transport.item)))
-            }
+            artworkArrived(url, path: path, into: &effects)
         }
     }
 
@@ -124,30 +112,26 @@ extension PlayerCore {
         if let slot = current, slot.id == id {
             if afterMs > 0 {
                 // Corrupt or cut off after good audio: what was decoded plays, then the track ends.
-                current?.phase = .finished
-                current?.durationMs = slot.startMs + afterMs
+                playhead.updateCurrent {
+                    $0.phase = .finished
+                    $0.durationMs = slot.startMs + afterMs
+                }
             } else {
-                current?.phase = .failed
+                playhead.updateCurrent { $0.phase = .failed }
                 try? feed(.trackFailed(message), into: &effects)
             }
         } else if let url = headURL(id) {
-            headFailed(url, into: &effects)   // too short to start from, or not audio: played, it is fetched whole
-        } else if let (item, slot) = prefetched.first(where: { $0.value.id == id }) {
-            guard afterMs == 0 else { prefetched[item]?.phase = .finished; return }
+            headsState.fail(url, into: &effects)   // too short to start from, or not audio: played, it is fetched whole
+        } else if let item = window.neighbourFailed(id, afterMs: afterMs, into: &effects) {
             // A neighbour that cannot play is skipped before anyone asks for it; its slot (buffer,
             // download) is let go with it.
-            prefetched[item] = nil
-            effects.append(.cancelSlot(id))
-            if follower == slot.id { follower = nil; effects.append(.follow(nil)) }
             markFailed(item, message, neighbour: true, into: &effects)
         }
     }
 
     /// Lets the slot that was fading out go (unless it is still current: its fade never took over).
     mutating func releaseFading(into effects: inout [Effect]) {
-        guard let slot = fading else { return }
-        fading = nil
-        if self.slot(slot.id) == nil { effects.append(.cancelSlot(slot.id)) }
+        window.releaseFading(current: current, into: &effects)
     }
 
     /// Marks queue item `item` failed and tells the listener.
@@ -161,11 +145,12 @@ extension PlayerCore {
         effects.append(.notify(.error(line)))
     }
 
-    private mutating func update(_ id: SlotID, _ change: (inout Slot) -> Void) {
+    /// Changes the held slot with `id`: the current one or a neighbour.
+    mutating func update(_ id: SlotID, _ change: (inout Slot) -> Void) {
         if current?.id == id {
-            change(&current!)
-        } else if let item = prefetched.first(where: { $0.value.id == id })?.key {
-            change(&prefetched[item]!)
+            playhead.updateCurrent(change)
+        } else {
+            window.update(id, change)
         }
     }
 

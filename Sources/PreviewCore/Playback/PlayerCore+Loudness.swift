@@ -9,21 +9,11 @@
 extension PlayerCore {
     mutating func chooseGain(_ id: SlotID, followsGaplessly: Bool, into effects: inout [Effect]) {
         guard let slot = slot(id) else { return }
-        let normalization = policy.normalization
         if let gain = slot.gain {
             effects.append(.setGain(id, gain, smoothly: false))
             return
         }
-        let gain: TrackGain
-        var provisional = false
-        if normalization.mode != .track {
-            gain = .off
-        } else if let measured = measurements[slot.url] {
-            gain = normalization.gain(for: measured)
-        } else {
-            gain = normalization.defaultGain(recent: recentGains)
-            provisional = !followsGaplessly
-        }
+        let (gain, provisional) = normalizer.gain(for: slot.url, followsGaplessly: followsGaplessly)
         setSlotGain(id, gain, provisional: provisional)
         effects.append(.setGain(id, gain, smoothly: provisional))
         if provisional { effects.append(.estimateLoudness(id)) }
@@ -33,9 +23,7 @@ extension PlayerCore {
     /// that preview the output has not heard yet (or that play at a provisional gain).
     mutating func measured(_ url: String, _ loudness: Loudness?, into effects: inout [Effect]) {
         guard let loudness, downloads[url] != nil else { return }
-        measurements[url] = loudness
-        let gain = policy.normalization.gain(for: loudness)
-        recentGains = Array((recentGains + [gain.db]).suffix(8))
+        let gain = normalizer.measured(url, loudness)
         for slot in [current].compactMap({ $0 }) + prefetched.values where slot.url == url && slot.gain != nil {
             let unheard = !slot.heard && slot.id != outputSlot
             guard slot.gainIsProvisional || unheard else { continue }
@@ -49,8 +37,7 @@ extension PlayerCore {
     /// unless a measurement came first.
     mutating func estimated(_ id: SlotID, _ estimate: Loudness?, into effects: inout [Effect]) {
         guard let slot = slot(id), slot.gainIsProvisional else { return }
-        let normalization = policy.normalization
-        let gain = estimate.map { normalization.gain(for: $0) } ?? normalization.defaultGain(recent: recentGains)
+        let gain = normalizer.gain(estimated: estimate)
         setSlotGain(id, gain, provisional: false)
         effects.append(.setGain(id, gain, smoothly: true))
         notifyLoudness(url: slot.url, into: &effects)
@@ -60,12 +47,9 @@ extension PlayerCore {
     mutating func resetGain(_ id: SlotID, _ gain: TrackGain) { setSlotGain(id, gain, provisional: false) }
 
     private mutating func setSlotGain(_ id: SlotID, _ gain: TrackGain, provisional: Bool) {
-        if current?.id == id {
-            current?.gain = gain
-            current?.gainIsProvisional = provisional
-        } else if let item = prefetched.first(where: { $0.value.id == id })?.key {
-            prefetched[item]?.gain = gain
-            prefetched[item]?.gainIsProvisional = provisional
+        update(id) {
+            $0.gain = gain
+            $0.gainIsProvisional = provisional
         }
     }
 

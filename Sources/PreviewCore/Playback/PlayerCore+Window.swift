@@ -1,14 +1,18 @@
 /// Carrying out the transport's actions on the loads, and keeping the window around the current
 /// track in line after every change: the prefetched neighbours, the downloads, the gapless
-/// follower, the artwork fetched and the next page of a search.
+/// follower, the heads and the artwork (`+Heads`, `+Artwork`) and the next page of a search.
 extension PlayerCore {
-    mutating func carryOut(_ actions: [Transport.Action], into effects: inout [Effect]) {
+    /// Carries out `actions`, the transport having moved to `next`. A load or a stop changes what
+    /// the playhead holds where it comes in the list (what comes before it sees the transport as
+    /// it was: only the queue, which it edits); any other step keeps the load, at once.
+    mutating func carryOut(_ actions: [Transport.Action], movingTo next: Transport, into effects: inout [Effect]) {
+        if !actions.contains(where: Self.changesLoad) { playhead.move(to: next) }
         for action in actions {
             switch action {
-            case .load(let item, let startMs): load(item, startMs: startMs, into: &effects)
+            case .load(let item, let startMs): load(item, startMs: startMs, on: next, into: &effects)
             case .startOutput(let paused):
                 guard let slot = current else { continue }
-                outputSlot = slot.id
+                output.play(slot.id)
                 let track = queue[id: slot.item]?.track
                 chooseGain(slot.id, followsGaplessly: false, into: &effects)
                 effects.append(.play(slot.id, paused: paused, title: track?.trackName, artist: track?.artistName))
@@ -21,13 +25,12 @@ extension PlayerCore {
             case .resumeOutput: effects.append(.resumeOutput)
             case .stopOutput:
                 effects.append(.stopOutput)
-                outputSlot = nil
+                output.play(nil)
                 releaseFading(into: &effects)
-                dropNeighbours(into: &effects)
+                window.dropNeighbours(into: &effects)
                 if let slot = current { effects.append(.cancelSlot(slot.id)) }
-                current = nil
-                for url in downloads.keys.sorted() { effects.append(.cancelDownload(url: url)) }
-                downloads = [:]
+                playhead.rest(next)
+                window.keepDownloads([], into: &effects)
             case .markFailed(let item, let message): markFailed(item, message, neighbour: false, into: &effects)
             case .consume(let item):
                 queue.remove(id: item)
@@ -41,42 +44,46 @@ extension PlayerCore {
         }
     }
 
-    /// Makes `item` current from `startMs`: adopts its prefetched slot when that starts at the top
-    /// and is fresh (or is what the output already plays), else starts a new decoding. Loading the
-    /// item that was current again (a seek, a restart) is told as a jump.
-    private mutating func load(_ item: Int, startMs: Int, into effects: inout [Effect]) {
+    /// The actions after which the transport holds another load, or none.
+    private static func changesLoad(_ action: Transport.Action) -> Bool {
+        switch action {
+        case .load, .stopOutput: return true
+        case .startOutput, .pauseOutput, .resumeOutput, .markFailed, .consume: return false
+        }
+    }
+
+    /// Makes `item` current from `startMs` on `transport` (which loads it): adopts its prefetched
+    /// slot when that starts at the top and is fresh (or is what the output already plays), else
+    /// starts a new decoding. Loading the item that was current again (a seek, a restart) is told
+    /// as a jump.
+    private mutating func load(_ item: Int, startMs: Int, on transport: Transport, into effects: inout [Effect]) {
         let previous = current
-        current = nil
-        defer {
-            if let previous, previous.id != current?.id, previous.id != fading?.id { effects.append(.cancelSlot(previous.id)) }
-            if previous?.item == item, let position { effects.append(.notify(.seeked(index: position, ms: startMs, id: item))) }
-        }
-        guard let url = queue[id: item]?.track.fetchablePreviewURL else { return }
-        if startMs == 0, let slot = prefetched[item], slot.phase != .failed, downloads[url] != .failed,
-           !slot.heard || outputSlot == slot.id {
-            prefetched[item] = nil
-            current = slot
-            effects.append(.decodeWhole(slot.id))
-            if follower == slot.id { follower = nil }
-            if slot.hasAudio { followUps.append(.trackReady) }
-            return
-        }
-        if startMs == 0, let slot = adoptHead(url, item: item, into: &effects) {
-            current = slot
+        // The transport loads only playable items, and a playable item has a preview to fetch.
+        guard let url = queue[id: item]?.track.fetchablePreviewURL else { fatalError("load of item \(item), which has no preview") }
+        let slot = open(item, url: url, startMs: startMs, replacing: previous, into: &effects)
+        playhead.load(slot, on: transport)
+        if let previous, previous.id != slot.id, previous.id != fading?.id { effects.append(.cancelSlot(previous.id)) }
+        if previous?.item == item, let position { effects.append(.notify(.seeked(index: position, ms: startMs, id: item))) }
+    }
+
+    /// The load of `item` from `startMs`: its neighbour's slot or its head's, decoded on to the end,
+    /// or a new decoding; a seek or a reconnect keeps what `previous` knew of the track.
+    private mutating func open(_ item: Int, url: String, startMs: Int, replacing previous: Slot?, into effects: inout [Effect]) -> Slot {
+        if startMs == 0, let slot = window.takeNeighbour(item, url: url, outputPlaying: outputSlot) ?? adoptHead(url, item: item, into: &effects) {
             effects.append(.decodeWhole(slot.id))
             if slot.hasAudio { followUps.append(.trackReady) }
-            return
+            return slot
         }
         want(url, item: item, into: &effects)
-        var slot = newSlot(item, url: url, startMs: startMs)
+        var slot = window.newSlot(item, url: url, startMs: startMs)
         // A seek or a reconnect keeps the track's length (status never loses it while the new
         // decoder opens) and its gain: a listener never hears it change within a track.
         if let previous, previous.item == item, previous.url == url {
             slot.durationMs = previous.durationMs
             if let gain = previous.gain, !previous.gainIsProvisional { slot.gain = gain }
         }
-        current = slot
         effects.append(.startSlot(slot, headMs: nil))
+        return slot
     }
 
     /// After every change: brings the neighbours, the downloads, the follower, the artwork and the
@@ -84,9 +91,10 @@ extension PlayerCore {
     mutating func settle(into effects: inout [Effect]) {
         updatePrefetch(into: &effects)
         updateHeads(into: &effects)
-        measurements = measurements.filter { downloads[$0.key] != nil }
+        let downloads = downloads
+        normalizer.retain { downloads[$0] != nil }
         updateArtwork(into: &effects)
-        if policy.autopage, paging == .available, let position, position >= queue.count - 2 {
+        if settings.autopage, paging == .available, let position, position >= queue.count - 2 {
             paging = .fetching
             effects.append(.fetchNextPage)
         }
@@ -96,11 +104,11 @@ extension PlayerCore {
     mutating func announce(since before: (PlaybackState, Int?), into effects: inout [Effect]) {
         if transport.item != announcedItem {
             announcedItem = transport.item
-            announcedArtwork = nil
+            artwork.announce(nil)
             if let item = transport.item, let position, let entry = queue[id: item] {
                 effects.append(.notify(.track(index: position, id: item, entry.track, loudness: loudnessReport(item: item))))
                 if let url = currentArtworkURL, let path = artworkPaths[url] {
-                    announcedArtwork = path
+                    artwork.announce(path)
                     effects.append(.notify(.artwork(index: position, path: path, id: transport.item)))
                 }
             }
@@ -112,34 +120,27 @@ extension PlayerCore {
 
     private mutating func updatePrefetch(into effects: inout [Effect]) {
         guard let item = transport.item, transport.isActive else {
-            dropNeighbours(into: &effects)
+            window.dropNeighbours(into: &effects)
             return
         }
         let wanted = neighbours(of: item)
-        for (i, slot) in prefetched where wanted[i] == nil || queue[id: i]?.track.fetchablePreviewURL != slot.url {
-            effects.append(.cancelSlot(slot.id))
-            prefetched[i] = nil
-            if follower == slot.id { follower = nil; effects.append(.follow(nil)) }
-        }
+        window.dropNeighbours(notIn: wanted, queue: queue, into: &effects)
         let keep = Set(wanted.keys.compactMap { queue[id: $0]?.track.fetchablePreviewURL } + [current?.url, fading?.url].compactMap { $0 })
-        for url in downloads.keys.sorted() where !keep.contains(url) {
-            effects.append(.cancelDownload(url: url))
-            downloads[url] = nil
-        }
+        window.keepDownloads(keep, into: &effects)
         // Neighbours start only once the current track's download has ended, so they never take
         // bandwidth from the track being heard.
-        let currentDone = current.map { downloads[$0.url] != .arriving } ?? true
+        let currentDone = current.map { !window.isArriving($0.url) } ?? true
         for i in wanted.keys.sorted(by: { (queue.position(ofID: $0) ?? 0) < (queue.position(ofID: $1) ?? 0) })
         where prefetched[i] == nil && currentDone {
             guard let entry = queue[id: i], entry.isPlayable, let url = entry.track.fetchablePreviewURL else { continue }
             if let slot = adoptHead(url, item: i, into: &effects) {   // parked after its head already
-                prefetched[i] = slot
+                window.hold(slot)
                 continue
             }
             want(url, item: i, into: &effects)
-            let slot = newSlot(i, url: url, startMs: 0)
-            prefetched[i] = slot
-            effects.append(.startSlot(slot, headMs: policy.headMs))
+            let slot = window.newSlot(i, url: url, startMs: 0)
+            window.hold(slot)
+            effects.append(.startSlot(slot, headMs: settings.headMs))
         }
         updateFollower(into: &effects)
     }
@@ -148,7 +149,7 @@ extension PlayerCore {
     private func neighbours(of item: Int) -> [Int: Bool] {
         var wanted: [Int: Bool] = [:]
         var cursor: Int? = item
-        for _ in 0..<policy.ahead {
+        for _ in 0..<settings.ahead {
             // `following`: under single the end stops, but `next` is still prefetched (no follower, though).
             guard let from = cursor, let up = from == item ? transport.following(in: queue)
                     : transport.order.after(from, in: queue, wrap: transport.repeatMode == .all) else { break }
@@ -156,7 +157,7 @@ extension PlayerCore {
             cursor = up
         }
         cursor = item
-        for _ in 0..<policy.behind {
+        for _ in 0..<settings.behind {
             guard let from = cursor, let back = transport.order.before(from, in: queue) else { break }
             if wanted[back] == nil { wanted[back] = false }
             cursor = back
@@ -175,7 +176,7 @@ extension PlayerCore {
         default: wanted = nil
         }
         guard wanted != follower, !transport.outputLost else { return }
-        follower = wanted
+        window.follow(wanted)
         if let wanted {
             chooseGain(wanted, followsGaplessly: true, into: &effects)
             if crossfadeSeconds > 0 { effects.append(.decodeWhole(wanted)) }
@@ -183,57 +184,15 @@ extension PlayerCore {
         effects.append(.follow(wanted))
     }
 
-    mutating func dropNeighbours(into effects: inout [Effect]) {
-        for slot in prefetched.values.sorted(by: { $0.id < $1.id }) { effects.append(.cancelSlot(slot.id)) }
-        prefetched = [:]
-        if follower != nil {
-            follower = nil
-            effects.append(.follow(nil))
-        }
-    }
+    /// Lets every neighbour go (chosen again when the window settles).
+    mutating func dropNeighbours(into effects: inout [Effect]) { window.dropNeighbours(into: &effects) }
 
-    // MARK: Artwork
-
-    /// The artwork URL of the current track.
-    var currentArtworkURL: String? { transport.item.flatMap(artworkURL(item:)) }
-
-    /// The artwork URL of queue item `item` (Apple's 100-pixel one, which `ArtworkSource` enlarges).
-    public func artworkURL(item: Int) -> String? {
-        guard let track = queue[id: item]?.track else { return nil }
-        return track.artworkUrl100 ?? track.artworkUrl60 ?? track.artworkUrl30
-    }
-
-    /// The artwork of the current track, the next and the previous one is fetched.
-    private mutating func updateArtwork(into effects: inout [Effect]) {
-        var wanted: [String] = []
-        if let item = transport.item {
-            for i in [item, transport.following(in: queue), transport.previous(in: queue)].compactMap({ $0 }) {
-                if let url = artworkURL(item: i), !wanted.contains(url) { wanted.append(url) }
-            }
-        }
-        guard wanted != artworkWindow else { return }
-        artworkWindow = wanted
-        artworkPaths = artworkPaths.filter { wanted.contains($0.key) }
-        if !wanted.isEmpty { effects.append(.fetchArtwork(wanted)) }
-    }
-
-    // MARK: Slots and downloads
+    // MARK: Downloads
 
     /// Makes sure `url` is downloading or downloaded; a failed download is tried again. A head's
     /// download goes on (a seek into a track whose head is held: its bytes are not fetched again).
     private mutating func want(_ url: String, item: Int, into effects: inout [Effect]) {
         if let head = takeHeadDownload(url, item: item, into: &effects) { effects.append(.cancelSlot(head.id)) }
-        switch downloads[url] {
-        case .arriving?, .complete?: return
-        case .failed?: effects.append(.cancelDownload(url: url))
-        case nil: break
-        }
-        downloads[url] = .arriving
-        effects.append(.startDownload(url: url, trackId: queue[id: item]?.track.trackId))
-    }
-
-    private mutating func newSlot(_ item: Int, url: String, startMs: Int) -> Slot {
-        lastSlot += 1
-        return Slot(id: lastSlot, item: item, url: url, startMs: startMs, phase: .decoding)
+        window.want(url, trackId: queue[id: item]?.track.trackId, into: &effects)
     }
 }

@@ -7,6 +7,11 @@
 /// (`.notify`) in the order things happened. Engine events name the load they concern by its one
 /// id (the slot id, which is also its PCM ring's and the output's), and events of a load no longer
 /// held change nothing, so late events cannot disturb anything.
+///
+/// It is composed of sub-states that own their fields, each tested alone, as `Transport` is: the
+/// `playhead` (the transport and its current load), the load `window`, the `headsState`, the
+/// `normalizer`, the `artwork` and the `output`. The extensions route inputs to them and keep
+/// what spans several (the queue, the last error, paging, what subscribers were told).
 public struct PlayerCore: Equatable, Sendable {
     /// Identifies one load: one decoding of one track, end to end (its ring, its output events).
     public typealias SlotID = UInt64
@@ -144,59 +149,44 @@ public struct PlayerCore: Equatable, Sendable {
 
     /// The queue.
     public internal(set) var queue = PlayQueue()
-    /// Where playback is.
-    public internal(set) var transport = Transport()
-    /// The load the transport's current item plays from (held exactly while `transport.isActive`).
-    public internal(set) var current: Slot?
-    /// Neighbours decoded ahead of need, by queue item id.
-    public internal(set) var prefetched: [Int: Slot] = [:]
-    /// The prefetched slot handed to the output to follow the current one.
-    public internal(set) var follower: SlotID?
-    /// The track before the current one while the output fades it out under it (a crossfade).
-    public internal(set) var fading: Slot?
-    /// Seconds consecutive tracks overlap by (0–15; 0: the gapless join).
-    public internal(set) var crossfadeSeconds = 0
-    /// Downloads held, by URL.
-    public internal(set) var downloads: [String: Download] = [:]
-    /// Heads held, by preview URL (never a URL `downloads` holds: a load adopts its head).
-    public internal(set) var heads: [String: Head] = [:]
-    /// The previews of the latest catalog answer, in its order, and its tracks' previews by trackId.
-    public internal(set) var shown: [String] = []
-    var shownByTrackId: [Int: String] = [:]
-    /// The previews a front-end said are on screen (nil: the latest answer's first ones).
-    public internal(set) var visible: [String]?
-    /// Previews whose head failed, not asked for again until played (the most recent 256).
-    public internal(set) var failedHeads: [String] = []
-    /// Where the sound stopped when the output went away, while it is away.
-    public internal(set) var heardAtLossMs: Int?
-    /// The slot the output is playing (set by `play` and by the output moving on by itself).
-    public internal(set) var outputSlot: SlotID?
-    /// The output's volume, 0–100, and mute.
-    public internal(set) var volume = 100
-    public internal(set) var muted = false
-    /// The output sounds (MPD's `enableoutput`), or plays silently, its clock running (`disableoutput`).
-    public internal(set) var outputEnabled = true
+    /// Where playback is, and while it is active, the load it plays from (`transport`, `current`).
+    public internal(set) var playhead = Playhead()
+    /// The neighbours, the follower, the slot fading out, the downloads and the slot ids.
+    public internal(set) var window = LoadWindow()
+    /// The heads held, what the listener sees, and the heads that failed.
+    public internal(set) var headsState = HeadsState()
+    /// The output's volume and mute, whether it sounds, the crossfade, the slot it reads and
+    /// where the sound stopped while it is away.
+    public internal(set) var output = OutputState()
     /// The last failure the listener should see (a track's, the output's); cleared by what fixes it.
     public internal(set) var lastError: String?
     /// Whether the last search has another page.
     public internal(set) var paging = Paging.none
-    /// Whole-clip measurements of the previews held, by URL.
-    public internal(set) var measurements: [String: Loudness] = [:]
-    /// The gains the last measured tracks needed (the default for a track nothing is known of).
-    public internal(set) var recentGains: [Double] = []
-    /// The artwork of the current track and its neighbours, by URL (nil: none fetched yet), and
-    /// the path of the current one's once it is here.
-    public internal(set) var artworkWindow: [String] = []
-    public internal(set) var artworkPaths: [String: String] = [:]
-    public internal(set) var policy: Policy
-    var lastSlot: SlotID = 0
+    /// The normalisation asked for, the measurements of the previews held and the recent gains.
+    public internal(set) var normalizer: Normalizer
+    /// The artwork of the current track and its neighbours, the paths of those here, and what
+    /// subscribers were told of.
+    public internal(set) var artwork = ArtworkWindow()
+    /// The policy as given, but for its normalisation, which is the normalizer's (`policy` reads both).
+    var settings: Policy
+    /// Transport inputs that carrying out an action gave rise to (a consumed item, a ready
+    /// adopted slot), fed once the actions are done.
     var followUps: [Transport.Input] = []
-    /// What subscribers were told of the current track: its item and its artwork.
+    /// The current track subscribers were told of (its artwork: `artwork.announced`).
     var announcedItem: Int?
-    var announcedArtwork: String?
 
     /// An empty, idle core.
-    public init(policy: Policy = Policy()) { self.policy = policy }
+    public init(policy: Policy = Policy()) {
+        settings = policy
+        normalizer = Normalizer(policy.normalization)
+    }
+
+    /// How far to prefetch, how loud tracks play, the heads, paging and the API's origin.
+    public var policy: Policy {
+        var policy = settings
+        policy.normalization = normalizer.normalization
+        return policy
+    }
 
     /// The current track's queue position, if there is a current track.
     public var position: Int? { transport.item.flatMap(queue.position(ofID:)) }
@@ -209,20 +199,17 @@ public struct PlayerCore: Equatable, Sendable {
 
     /// The held slot with `id`, if any.
     public func slot(_ id: SlotID) -> Slot? {
-        current?.id == id ? current : prefetched.values.first { $0.id == id }
+        current?.id == id ? current : window.neighbour(id)
     }
 
     /// The preview whose head is slot `id`, if a head is.
-    public func headURL(_ id: SlotID) -> String? {
-        heads.first { $0.value.id == id }?.key
-    }
+    public func headURL(_ id: SlotID) -> String? { headsState.url(of: id) }
 
     /// What `status`, `info` and the events say about queue item `item`'s loudness.
     /// `known`: a measurement the engine has of a track the core does not hold.
     public func loudnessReport(item: Int, known: Loudness? = nil) -> LoudnessReport? {
         guard let url = queue[id: item]?.track.fetchablePreviewURL else { return nil }
         let gain = current?.item == item && current?.url == url ? current?.gain : nil
-        return LoudnessReport(measured: measurements[url] ?? known, gain: gain,
-                              targetLUFS: policy.normalization.mode == .track ? policy.normalization.targetLUFS : nil)
+        return normalizer.report(url: url, gain: gain, known: known)
     }
 }
