@@ -44,7 +44,7 @@ public final class ControlProtocol: LineProtocol, @unchecked Sendable {   // con
         guard let request = try? JSONDecoder().decode(ControlRequest.self, from: Data(line)) else {
             return connection.answer(Self.badRequest(line))
         }
-        if request.cmd == "subscribe" { return subscribe(connection, request) }
+        if request.cmd == ControlVerb.Name.subscribe.rawValue { return subscribe(connection, request) }
         let handler = self.handler
         Task(executorPreference: loop) {
             let answer = await handler(request)

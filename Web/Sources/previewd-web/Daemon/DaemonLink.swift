@@ -193,7 +193,7 @@ final class DaemonLink: Sendable {
     /// `subscribe` with its answer ignored: it only changes whether position ticks come. Only
     /// enqueued on the channel's loop, so it may be called under the lock.
     private static func subscribe(on channel: any Channel, position: Bool) {
-        let request = ControlRequest(id: 0, cmd: "subscribe", args: ["position": .bool(position)])
+        let request = ControlRequest(id: 0, verb: .subscribe, args: ["position": .bool(position)])
         guard let bytes = JSONLine.encode(request) else { return }
         let line = ByteBuffer(bytes: bytes)
         channel.eventLoop.execute { channel.writeAndFlush(line, promise: nil) }

@@ -6,16 +6,11 @@ import Foundation
 import PreviewCore
 
 /// A request from a page (over the WebSocket or `POST /api`), in previewd's own shape
-/// `{"id": N, "cmd": "...", "args": {...}}`, checked against the commands a remote may use.
+/// `{"id": N, "cmd": "...", "args": {...}}`, checked against the commands a remote may use: the
+/// `.web` rows of previewd's verb table (`ControlVerb.all`): playing, the queue, the catalog, saved
+/// lists. Not `subscribe`, `artwork` (previewd-web's own routes ask for that), `memory`, `forget`,
+/// `rename` and the like.
 struct PageRequest: Sendable {
-    /// The commands that pass: playing, the queue, the catalog, saved lists. Not `subscribe`,
-    /// `artwork` (previewd-web's own routes ask for that), `memory`, `forget`, `rename` and the like.
-    static let allowed: Set<String> = [
-        "search", "lookup", "top", "more", "add", "play", "pause", "resume", "toggle", "stop", "next", "prev",
-        "seek", "volume", "mute", "repeat", "shuffle", "single", "consume", "status", "queue", "clear", "remove",
-        "move", "share", "info", "mark", "unmark", "save", "load", "lists", "history", "visible",
-    ]
-
     /// The page's id, echoed in the answer (absent: none echoed).
     let id: JSONValue?
     /// The command.
@@ -44,7 +39,7 @@ struct PageRequest: Sendable {
         guard let cmd = object["cmd"]?.stringValue else {
             throw Rejection(id: id, answer: DaemonLink.failure("bad-request", "cmd must be a string"))
         }
-        guard allowed.contains(cmd) else {
+        guard ControlVerb.named(cmd)?.access == .web else {
             throw Rejection(id: id, answer: DaemonLink.failure("bad-request", "\(cmd) is not allowed from the web remote"), malformed: false)
         }
         switch object["args"] {

@@ -34,7 +34,7 @@ final class PageSession: Sendable {
             outbox.send(PageRequest.text(of: error.answer, id: error.id))
             return
         }
-        guard request.cmd == "search" else { return start(request) }
+        guard request.cmd == ControlVerb.Name.search.rawValue else { return start(request) }
         let (go, replaced) = state.withLock { state -> (Bool, PageRequest?) in
             if !state.searching { state.searching = true; return (true, nil) }
             let old = state.waitingSearch
@@ -51,7 +51,7 @@ final class PageSession: Sendable {
         Task {
             let answer = await link.call(request.cmd, args: request.args)
             outbox.send(PageRequest.text(of: answer, id: request.id))
-            if request.cmd == "search" { searchFinished() }
+            if request.cmd == ControlVerb.Name.search.rawValue { searchFinished() }
         }
     }
 
