@@ -220,7 +220,7 @@ struct Previewd: ParsableCommand {
         FFmpegLog.install(log)
         StartTimeline.install(log)   // a start's steps at debug level
         let audio: OutputSequencer
-        do throws(OutputValueError) { audio = try OutputRegistry.makeSink(outputOptions) } catch {
+        do throws(OutputValueError) { audio = try OutputRegistry.makeSequencer(outputOptions) } catch {
             log(.error, "cannot start the output: \(error)")
             throw ExitCode(1)
         }
@@ -262,7 +262,7 @@ struct Previewd: ParsableCommand {
             do throws(ControlError) { lists = try ListStore(folder: folder, log: log) } catch { log(.warning, "saved lists off: \(error.message)") }
         }
         let engine = Engine(log: log) { loop, events in
-            Player(loop: loop, catalog: catalog, fetcher: fetcher, sink: audio, policy: policy,
+            Player(loop: loop, catalog: catalog, fetcher: fetcher, sequencer: audio, policy: policy,
                    normalization: LoudnessNormalization(mode: normalize, targetLUFS: loudnessTarget),
                    events: events, artwork: artwork, lists: lists, history: history, autopage: autopage,
                    crossfadeSeconds: crossfade ?? 0, log: log)

@@ -19,7 +19,7 @@ final class PlayerCoreCrossfadeTests: XCTestCase {
     }
 
     func testUnderACrossfadeTheFollowerIsDecodedOnAtOnceNotParked() throws {
-        var core = PlayerCore(policy: .init(ahead: 1, behind: 1, headMs: 250))
+        var core = PlayerCore(policy: .init(ahead: 1, behind: 1, depthMs: 250))
         _ = try core.setCrossfade(2)
         _ = core.replaceQueue(with: Self.tracks, play: true)
         let first = core.current!
@@ -28,7 +28,7 @@ final class PlayerCoreCrossfadeTests: XCTestCase {
         let follower = try XCTUnwrap(core.follower)
         XCTAssertTrue(handed.contains(.decodeWhole(follower)), "ready for the whole fade before it begins: \(handed)")
 
-        var gapless = PlayerCore(policy: .init(ahead: 1, behind: 1, headMs: 250))
+        var gapless = PlayerCore(policy: .init(ahead: 1, behind: 1, depthMs: 250))
         _ = gapless.replaceQueue(with: Self.tracks, play: true)
         _ = gapless.handle(.ready(gapless.current!.id, containerMs: 30_000))
         let parked = gapless.handle(.downloadEnded(url: gapless.current!.url, complete: true))
@@ -40,7 +40,7 @@ final class PlayerCoreCrossfadeTests: XCTestCase {
     /// A core playing track 0, track 1 its follower, `behind` tracks kept behind; then the output
     /// begins the crossfade into track 1 as `OutputSequencer` reports it.
     private func crossfading(behind: Int = 1) -> (core: PlayerCore, old: PlayerCore.Slot, new: PlayerCore.SlotID, effects: [Effect]) {
-        var core = PlayerCore(policy: .init(ahead: 1, behind: behind, headMs: 250))
+        var core = PlayerCore(policy: .init(ahead: 1, behind: behind, depthMs: 250))
         _ = core.replaceQueue(with: Self.tracks, play: true)
         let old = core.current!
         _ = core.handle(.ready(old.id, containerMs: 30_000))
@@ -109,7 +109,7 @@ extension PlayerCoreCrossfadeTests {
             ("the last track, repeat all: into the first", [.setRepeat(.all), .play(item: 4)], 1),
         ]
         for (name, inputs, expected) in table {
-            var core = PlayerCore(policy: .init(ahead: 1, behind: 1, headMs: 250))
+            var core = PlayerCore(policy: .init(ahead: 1, behind: 1, depthMs: 250))
             _ = try core.setCrossfade(2)
             _ = core.replaceQueue(with: Self.tracks, play: true)
             for input in inputs { _ = try core.apply(input) }

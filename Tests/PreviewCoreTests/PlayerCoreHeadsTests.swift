@@ -10,7 +10,7 @@ final class PlayerCoreHeadsTests: XCTestCase {
 
     /// A core with heads for `k` results and `k` queue items (room for both lists).
     static func core(k: Int = 3) -> PlayerCore {
-        var policy = PlayerCore.Policy(ahead: 1, behind: 1, headMs: 250)
+        var policy = PlayerCore.Policy(ahead: 1, behind: 1, depthMs: 250)
         policy.heads = HeadPlan(perList: k, budgetBytes: 16 << 20, windowLoads: 3)
         return PlayerCore(policy: policy)
     }
@@ -29,7 +29,7 @@ final class PlayerCoreHeadsTests: XCTestCase {
         var core = Self.core(k: 3)
         let effects = core.answered(Self.tracks(0..<10))
         XCTAssertEqual(Self.started(effects), [0, 1, 2].map(Self.url))
-        XCTAssertTrue(effects.contains(.startHead(core.heads[Self.url(0)]!.id, url: Self.url(0), bytes: 64 << 10, headMs: 250)))
+        XCTAssertTrue(effects.contains(.startHead(core.heads[Self.url(0)]!.id, url: Self.url(0), bytes: 64 << 10, depthMs: 250)))
         XCTAssertEqual(Set(core.heads.keys), Set([0, 1, 2].map(Self.url)), "the queue is empty: only the answer's")
 
         // The same answer again changes nothing: the heads and their transfers go on.
@@ -151,7 +151,7 @@ final class PlayerCoreHeadsTests: XCTestCase {
     }
 
     func testWithNoHeadsNothingChanges() {
-        var core = PlayerCore(policy: .init(ahead: 1, behind: 1, headMs: 250))
+        var core = PlayerCore(policy: .init(ahead: 1, behind: 1, depthMs: 250))
         XCTAssertEqual(core.answered(Self.tracks(0..<10)), [])
         XCTAssertEqual(core.show(trackIds: [1, 2]), [])
         _ = core.replaceQueue(with: Self.tracks(0..<6), play: false)

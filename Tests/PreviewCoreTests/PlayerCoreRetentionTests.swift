@@ -37,7 +37,7 @@ final class PlayerCoreRetentionTests: XCTestCase {
     func testRandomCommandsAndEngineEventsLeaveNoSlotOrDownloadBehind() {
         for seed in 0..<150 {
             var random = SplitMix64(seed: UInt64(seed))   // a failing seed can be replayed
-            var core = PlayerCore(policy: .init(ahead: 1 + seed % 2, behind: 1, headMs: 250))
+            var core = PlayerCore(policy: .init(ahead: 1 + seed % 2, behind: 1, depthMs: 250))
             var engine = EngineTables()
             for step in 0..<250 {
                 engine.carryOut(Self.step(&core, &random))
@@ -54,7 +54,7 @@ final class PlayerCoreRetentionTests: XCTestCase {
         var adopted = 0   // heads a load took: the case this is about
         for seed in 0..<100 {
             var random = SplitMix64(seed: UInt64(seed))
-            var policy = PlayerCore.Policy(ahead: 1 + seed % 2, behind: 1, headMs: 250)
+            var policy = PlayerCore.Policy(ahead: 1 + seed % 2, behind: 1, depthMs: 250)
             policy.heads = HeadPlan(perList: 1 + seed % 3, budgetBytes: (7 + seed % 4) << 20, windowLoads: 2 + seed % 2)
             var core = PlayerCore(policy: policy)
             var engine = EngineTables()
@@ -143,7 +143,7 @@ final class PlayerCoreRetentionTests: XCTestCase {
     }
 
     func testANeighbourThatFailsIsLetGo() {
-        var core = PlayerCore(policy: .init(ahead: 1, behind: 1, headMs: 250))
+        var core = PlayerCore(policy: .init(ahead: 1, behind: 1, depthMs: 250))
         _ = core.replaceQueue(with: Self.tracks(0..<3), play: true)
         let current = core.current!.id
         _ = core.handle(.ready(current, containerMs: 30_000))

@@ -39,9 +39,9 @@ final class PlayerCoreTests: XCTestCase {
 
     /// A core playing track 0 of the five, its download complete and its neighbour (1) prefetched.
     private func playing(ahead: Int = 1, behind: Int = 1) -> PlayerCore {
-        var core = PlayerCore(policy: .init(ahead: ahead, behind: behind, headMs: 250))
+        var core = PlayerCore(policy: .init(ahead: ahead, behind: behind, depthMs: 250))
         let first = core.replaceQueue(with: Self.tracks, play: true)
-        XCTAssertEqual(Self.work(first), [Self.download(0), .startSlot(core.current!, headMs: nil)])
+        XCTAssertEqual(Self.work(first), [Self.download(0), .startSlot(core.current!, depthMs: nil)])
         let id = core.current!.id
         XCTAssertEqual(Self.work(core.handle(.ready(id, containerMs: 30_000))), [Self.play(id)])
         _ = core.handle(.downloadEnded(url: Self.url(0), complete: true))
@@ -49,7 +49,7 @@ final class PlayerCoreTests: XCTestCase {
     }
 
     func testNeighboursWaitForTheCurrentDownloadThenPrefetchAheadAndBehindAndTheFollowerIsHandedOver() {
-        var core = PlayerCore(policy: .init(ahead: 1, behind: 1, headMs: 250))
+        var core = PlayerCore(policy: .init(ahead: 1, behind: 1, depthMs: 250))
         _ = core.replaceQueue(with: Self.tracks, play: true)
         let current = core.current!.id
         XCTAssertEqual(Self.work(core.handle(.ready(current, containerMs: 30_000))), [Self.play(current)],

@@ -44,7 +44,7 @@ final class ALSAOutputTests: XCTestCase {
         let raw = folder.appendingPathComponent("played.raw").path
         let config = try ALSATestConfig(rawFile: raw)
         defer { config.remove() }
-        let sequencer = try OutputRegistry.makeSink(OutputOptions(output: "alsa:" + config.device, alsaFormat: format))
+        let sequencer = try OutputRegistry.makeSequencer(OutputOptions(output: "alsa:" + config.device, alsaFormat: format))
         XCTAssertEqual(sequencer.format.sampleRate, rate)
         let events = Locked<[OutputEvent]>([])
         sequencer.setEventHandler { event in events.withLock { $0.append(event) } }

@@ -9,7 +9,7 @@ import XCTest
 /// come in order; position ticks reach only the observer that asked.
 final class FrontEndSeamTests: StandInTestCase {
     private var engine: Engine!
-    private var sink: OutputSequencer!
+    private var sequencer: OutputSequencer!
     private var loopEnded: XCTestExpectation!
 
     override func setUpWithError() throws {
@@ -18,13 +18,13 @@ final class FrontEndSeamTests: StandInTestCase {
         let http = HTTPClient()
         let catalog = ITunesClient(base: URL(string: server.baseURL)!, callsPerMinute: 600, http: http)
         let fetcher = PreviewFetcher(localOrigin: origin, http: http)
-        let sink = try OutputRegistry.makeSink(OutputOptions(pulseServer: ProcessInfo.processInfo.environment["PULSE_SERVER"]))
-        self.sink = sink
+        let sequencer = try OutputRegistry.makeSequencer(OutputOptions(pulseServer: ProcessInfo.processInfo.environment["PULSE_SERVER"]))
+        self.sequencer = sequencer
         var policy = FetchPolicy()
         policy.prefetchHeads = 4
         policy.prefetchHeadBytes = 16 << 10   // the fixtures are about 65 KB: a head is a quarter of one
         engine = Engine(log: log) { loop, events in
-            Player(loop: loop, catalog: catalog, fetcher: fetcher, sink: sink, policy: policy, events: events, log: log)
+            Player(loop: loop, catalog: catalog, fetcher: fetcher, sequencer: sequencer, policy: policy, events: events, log: log)
         }
     }
 
@@ -34,8 +34,8 @@ final class FrontEndSeamTests: StandInTestCase {
             wait(for: [loopEnded], timeout: 60)
         }
         engine = nil
-        sink.close()
-        sink = nil   // XCTest keeps test cases: a sink left here would be alive (and its weak references "leaked") at exit
+        sequencer.close()
+        sequencer = nil   // XCTest keeps test cases: a sequencer left here would be alive (and its weak references "leaked") at exit
         super.tearDown()
     }
 

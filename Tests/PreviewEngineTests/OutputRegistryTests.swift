@@ -49,7 +49,7 @@ final class OutputRegistryTests: XCTestCase {
     func testAnUnknownALSADeviceCannotStart() throws {
         let config = try ALSATestConfig(rawFile: "/dev/null")
         defer { config.remove() }
-        XCTAssertThrowsError(try OutputRegistry.makeSink(OutputOptions(output: "alsa:previewd_nosuch"))) { error in
+        XCTAssertThrowsError(try OutputRegistry.makeSequencer(OutputOptions(output: "alsa:previewd_nosuch"))) { error in
             XCTAssertEqual("\(error)", "cannot open ALSA device previewd_nosuch: No such file or directory")
         }
     }

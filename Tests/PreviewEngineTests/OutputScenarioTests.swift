@@ -44,7 +44,7 @@ final class OutputScenarioTests: XCTestCase {
         let recorder = try MonitorRecorder(sink: sink.name, server: server)
         // The monitor flows (the null sink's silence) before anything plays: nothing is missed.
         XCTAssertNotNil(recorder.waitFor(after: 0) { _, _, _ in true }, "the monitor is not recording")
-        let sequencer = try OutputRegistry.makeSink(OutputOptions(sink: sink.name, pulseServer: server))
+        let sequencer = try OutputRegistry.makeSequencer(OutputOptions(sink: sink.name, pulseServer: server))
         return OutputRig(sequencer: sequencer, heard: recorder) {
             sequencer.close()
             recorder.stop()
@@ -60,11 +60,11 @@ final class OutputScenarioTests: XCTestCase {
         for rate in [44_100, 48_000] {
             let sink = try PulseNullSink(server: server, rate: rate)
             defer { sink.remove() }
-            let sequencer = try OutputRegistry.makeSink(OutputOptions(sink: sink.name, pulseServer: server))
+            let sequencer = try OutputRegistry.makeSequencer(OutputOptions(sink: sink.name, pulseServer: server))
             defer { sequencer.close() }
             XCTAssertEqual(sequencer.format, PCMFormat(sampleRate: rate, channels: 2))
         }
-        let nowhere = try OutputRegistry.makeSink(OutputOptions(pulseServer: "unix:/nonexistent/native"))
+        let nowhere = try OutputRegistry.makeSequencer(OutputOptions(pulseServer: "unix:/nonexistent/native"))
         defer { nowhere.close() }
         XCTAssertEqual(nowhere.format, .preferred, "no server to ask: 44.1 kHz, and the server converts later")
     }
@@ -91,7 +91,7 @@ final class OutputScenarioTests: XCTestCase {
         let recorder = try MonitorRecorder(sink: sink.name, server: server, rate: 44_100)
         XCTAssertNotNil(recorder.waitFor(after: 0) { _, _, _ in true }, "the monitor is not recording")
         let config = try ALSATestConfig(pulseSink: sink.name, server: server)
-        let sequencer = try OutputRegistry.makeSink(OutputOptions(output: "alsa:" + config.device))
+        let sequencer = try OutputRegistry.makeSequencer(OutputOptions(output: "alsa:" + config.device))
         XCTAssertEqual(sequencer.format, PCMFormat(sampleRate: 44_100, channels: 2), "the device's choice: the previews' own rate")
         return OutputRig(sequencer: sequencer, heard: recorder) {
             sequencer.close()
@@ -121,7 +121,7 @@ final class OutputScenarioTests: XCTestCase {
         let keeper = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
         XCTAssertGreaterThanOrEqual(keeper, 0)
         let recorder = try MonitorRecorder(fifo: path)
-        let sequencer = try OutputRegistry.makeSink(OutputOptions(output: "pipe:" + path, latencyMs: 40))
+        let sequencer = try OutputRegistry.makeSequencer(OutputOptions(output: "pipe:" + path, latencyMs: 40))
         return OutputRig(sequencer: sequencer, heard: recorder) {
             sequencer.close()
             recorder.stop()

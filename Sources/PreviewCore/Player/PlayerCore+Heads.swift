@@ -35,7 +35,7 @@ extension PlayerCore {
         for url in headsState.startable(wanted, maxTransfers: plan.maxTransfers) {
             let id = window.newID()
             headsState.start(url, id: id)
-            effects.append(.startHead(id, url: url, bytes: plan.headBytes, headMs: settings.headMs))
+            effects.append(.startHead(id, url: url, bytes: plan.headBytes, depthMs: settings.depthMs))
         }
     }
 

@@ -82,7 +82,7 @@ extension PlayerCore {
             slot.durationMs = previous.durationMs
             if let gain = previous.gain, !previous.gainIsProvisional { slot.gain = gain }
         }
-        effects.append(.startSlot(slot, headMs: nil))
+        effects.append(.startSlot(slot, depthMs: nil))
         return slot
     }
 
@@ -140,7 +140,7 @@ extension PlayerCore {
             want(url, item: i, into: &effects)
             let slot = window.newSlot(i, url: url, startMs: 0)
             window.hold(slot)
-            effects.append(.startSlot(slot, headMs: settings.headMs))
+            effects.append(.startSlot(slot, depthMs: settings.depthMs))
         }
         updateFollower(into: &effects)
     }

@@ -24,7 +24,7 @@ public struct PlayerCore: Equatable, Sendable {
         /// Previous tracks prefetched.
         public var behind: Int
         /// Milliseconds of a neighbour decoded before its decoder parks.
-        public var headMs: Int
+        public var depthMs: Int
         /// The loudness normalisation asked for.
         public var normalization = LoudnessNormalization()
         /// Queue the next page of a search when playback reaches its last two tracks.
@@ -34,11 +34,11 @@ public struct PlayerCore: Equatable, Sendable {
         /// The heads of what the listener sees (none by default).
         public var heads = HeadPlan()
 
-        /// A policy prefetching `ahead` and `behind` tracks, each decoded `headMs` deep.
-        public init(ahead: Int = 1, behind: Int = 1, headMs: Int = 250) {
+        /// A policy prefetching `ahead` and `behind` tracks, each decoded `depthMs` deep.
+        public init(ahead: Int = 1, behind: Int = 1, depthMs: Int = 250) {
             self.ahead = ahead
             self.behind = behind
-            self.headMs = headMs
+            self.depthMs = depthMs
         }
     }
 
@@ -73,7 +73,7 @@ public struct PlayerCore: Equatable, Sendable {
     }
 
     /// The first seconds of a preview the listener sees but no load holds (`HeadPlan`): a range
-    /// request's bytes and a decoder parked after `headMs`, which become the start of the whole
+    /// request's bytes and a decoder parked after `depthMs`, which become the start of the whole
     /// download and of the load when the track is played or becomes a neighbour.
     public struct Head: Equatable, Sendable {
         /// Its slot's id: kept when a load adopts it (its ring, its decoder events).
@@ -108,11 +108,11 @@ public struct PlayerCore: Equatable, Sendable {
         case startDownload(url: String, trackId: Int?)
         /// Stop downloading `url` and let its bytes go.
         case cancelDownload(url: String)
-        /// Start a decoder for the slot over its URL's download: the whole track, or only `headMs` then park.
-        case startSlot(Slot, headMs: Int?)
+        /// Start a decoder for the slot over its URL's download: the whole track, or only `depthMs` then park.
+        case startSlot(Slot, depthMs: Int?)
         /// Fetch the first `bytes` of `url` by range request (reported as `.headFetched`) and
-        /// start slot `id` decoding its first `headMs`, then parking.
-        case startHead(SlotID, url: String, bytes: Int, headMs: Int)
+        /// start slot `id` decoding its first `depthMs`, then parking.
+        case startHead(SlotID, url: String, bytes: Int, depthMs: Int)
         /// A head's download goes on to the whole preview, from the first byte it lacks; as with
         /// `startDownload`, the engine reports a measurement of the track it already has.
         case widenDownload(url: String, trackId: Int?)

@@ -32,7 +32,7 @@ public struct FetchPolicy: Sendable {
     /// Decoded audio a prefetched neighbour holds before its decoder parks (freeing its FFmpeg
     /// objects) until the neighbour is wanted: enough to start at once, and more than a decoder
     /// needs to open and catch up (under 1 ms).
-    public var prefetchHeadMs = 250
+    public var prefetchDepthMs = 250
     /// Tracks after the current one (in play order) downloaded and decoded ahead.
     public var prefetchAhead = 1
     /// Tracks before the current one downloaded and decoded ahead, so `prev` is instant too.

@@ -39,7 +39,7 @@ public enum OutputRegistry {
 
     /// The sequencer over the output `options` name, in the format the output chose. Throws what
     /// `problem(with:)` says, or why the output cannot start.
-    public static func makeSink(_ options: OutputOptions) throws(OutputValueError) -> OutputSequencer {
+    public static func makeSequencer(_ options: OutputOptions) throws(OutputValueError) -> OutputSequencer {
         OutputSequencer(output: try prepare(options)())
     }
 

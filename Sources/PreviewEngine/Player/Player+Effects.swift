@@ -15,8 +15,8 @@ extension Player {
             case .cancelDownload(let url):
                 downloads.removeValue(forKey: url)?.cancel()
                 released = true
-            case .startSlot(let spec, let headMs): startSlot(spec, headMs: headMs)
-            case .startHead(let id, let url, let bytes, let headMs): startHead(id, url: url, bytes: bytes, headMs: headMs)
+            case .startSlot(let spec, let depthMs): startSlot(spec, depthMs: depthMs)
+            case .startHead(let id, let url, let bytes, let depthMs): startHead(id, url: url, bytes: bytes, depthMs: depthMs)
             case .widenDownload(let url, let trackId):
                 downloads[url]?.widen()
                 if let known = loudness[LoudnessStore.key(trackId: trackId, url: url)] { learned.append(.measured(url: url, known)) }
@@ -30,18 +30,18 @@ extension Player {
             case .play(let id, let paused, let title, let artist):
                 guard let slot = slots[id] else { continue }
                 if switchCommandAt != nil, switchSlot == nil { switchSlot = id }
-                sink.play(slot.pcm, paused: paused)
-                sink.setMetadata(title: title, artist: artist)
-            case .follow(let id): sink.enqueue(id.flatMap { slots[$0]?.pcm })
-            case .pauseOutput: sink.pause()
-            case .resumeOutput: sink.resume()
-            case .stopOutput: sink.stop()
+                sequencer.play(slot.pcm, paused: paused)
+                sequencer.setMetadata(title: title, artist: artist)
+            case .follow(let id): sequencer.enqueue(id.flatMap { slots[$0]?.pcm })
+            case .pauseOutput: sequencer.pause()
+            case .resumeOutput: sequencer.resume()
+            case .stopOutput: sequencer.stop()
             case .setGain(let id, let gain, let smoothly):
                 guard let pcm = slots[id]?.pcm else { continue }
                 if smoothly { pcm.rampGain(to: gain.linear) } else { pcm.setGain(gain.linear) }
             case .estimateLoudness(let id): estimateLoudness(id)
-            case .setVolume(let level, let muted): sink.setVolume(level, muted: muted)
-            case .setCrossfade(let seconds): sink.setCrossfade(milliseconds: seconds * 1000)
+            case .setVolume(let level, let muted): sequencer.setVolume(level, muted: muted)
+            case .setCrossfade(let seconds): sequencer.setCrossfade(milliseconds: seconds * 1000)
             case .fetchArtwork(let urls): learned += fetchArtwork(urls)
             case .fetchNextPage: fetchNextPage()
             case .logFailure(let line): log(.warning, line)
@@ -62,25 +62,25 @@ extension Player {
         return download
     }
 
-    /// A head: the first `bytes` of `url` and a slot decoding its first `headMs`, then parked.
-    private func startHead(_ id: PlayerCore.SlotID, url: String, bytes: Int, headMs: Int) {
+    /// A head: the first `bytes` of `url` and a slot decoding its first `depthMs`, then parked.
+    private func startHead(_ id: PlayerCore.SlotID, url: String, bytes: Int, depthMs: Int) {
         let download = startDownload(url, headBytes: bytes)
         download.bytes.onHold { [self, weak download] in post(.headFetched(url: url, download: download)) }
-        slots[id] = PreviewSlot(id: id, startMs: 0, download: download, policy: policy, format: sink.format,
-                                label: "head \(id)", headMs: headMs) { [self] id, event in post(.decoder(slot: id, event)) }
+        slots[id] = PreviewSlot(id: id, startMs: 0, download: download, policy: policy, format: sequencer.format,
+                                label: "head \(id)", depthMs: depthMs) { [self] id, event in post(.decoder(slot: id, event)) }
     }
 
     /// A decoder over the slot's download, reporting through the player's event stream.
-    private func startSlot(_ spec: PlayerCore.Slot, headMs: Int?) {
+    private func startSlot(_ spec: PlayerCore.Slot, depthMs: Int?) {
         guard let download = downloads[spec.url] else { return }
         let position = core.queue.position(ofID: spec.item) ?? -1
         let track = core.queue[id: spec.item]?.track
         let label = track?.trackId.map { "track \($0)" } ?? "queue item \(position)"
-        if headMs == nil {
+        if depthMs == nil {
             log(.info, "loading \(position) at \(spec.startMs) ms: \(TerminalText.sanitized(track?.displayName ?? label))")
         }
-        slots[spec.id] = PreviewSlot(id: spec.id, startMs: spec.startMs, download: download, policy: policy, format: sink.format,
-                                     label: label, headMs: headMs, crossfadeMs: core.crossfadeSeconds * 1000) { [self] id, event in
+        slots[spec.id] = PreviewSlot(id: spec.id, startMs: spec.startMs, download: download, policy: policy, format: sequencer.format,
+                                     label: label, depthMs: depthMs, crossfadeMs: core.crossfadeSeconds * 1000) { [self] id, event in
             post(.decoder(slot: id, event))
         }
     }

@@ -25,7 +25,7 @@ extension Player {
     }
 
     private func decoderEvent(_ event: PreviewDecoder.Event, slot id: PlayerCore.SlotID) {
-        let ms = { (frames: Int) in self.sink.format.milliseconds(frames: frames) }
+        let ms = { (frames: Int) in self.sequencer.format.milliseconds(frames: frames) }
         switch event {
         case .ready(let containerMs): run(core.handle(.ready(id, containerMs: containerMs)))
         case .parked:
@@ -50,7 +50,7 @@ extension Player {
         case .underrun(let id): run(core.handle(.underrun(id)))
         case .refilled(let id): run(core.handle(.refilled(id)))
         case .lost(let why, let heardFrames):
-            run(core.handle(.outputLost(why, heardMs: sink.format.milliseconds(frames: heardFrames))))
+            run(core.handle(.outputLost(why, heardMs: sequencer.format.milliseconds(frames: heardFrames))))
             log(.error, "\(why); position \(core.heardAtLossMs ?? 0) ms kept, reconnecting")
         case .restored:
             log(.info, "audio output is back; resuming at \(core.heardAtLossMs ?? 0) ms")

@@ -23,7 +23,7 @@ extension Player {
             let url = measureQueue.removeFirst()
             guard let bytes = downloads[url]?.bytes, bytes.isComplete, let key = loudnessKey(url: url), loudness[key] == nil else { continue }
             measuringURL = url
-            let (format, stop) = (sink.format, measureCancellation)
+            let (format, stop) = (sequencer.format, measureCancellation)
             Self.meters.run { [self] in
                 cpl_lower_thread_priority()   // background work: never ahead of a decoder or an estimate
                 let measured = try? LoudnessScan.whole(bytes, format: format, cancellation: stop)
@@ -46,7 +46,7 @@ extension Player {
     func estimateLoudness(_ id: PlayerCore.SlotID) {
         guard let slot = slots[id] else { return }
         estimating.insert(id)
-        let (bytes, format) = (slot.download.bytes, sink.format)
+        let (bytes, format) = (slot.download.bytes, sequencer.format)
         PreviewDecoder.workers.run { [self] in
             post(.estimated(slot: id, LoudnessScan.estimate(bytes, format: format)))
         }

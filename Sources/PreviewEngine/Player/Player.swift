@@ -9,7 +9,7 @@ import PreviewCore
 /// the output all come here, one at a time. Every playback decision is `PlayerCore`'s (a value in
 /// PreviewCore, tested without threads or audio); the player feeds it and carries out the effects
 /// it returns (`Player+Effects.swift`) on the objects that do the work: downloads, decoding slots,
-/// the audio sink, the front-ends' event hub. Nothing here decides: it maps ids to objects and
+/// the output sequencer, the front-ends' event hub. Nothing here decides: it maps ids to objects and
 /// carries effects out. Catalog calls are in `Player+Catalog.swift`, engine events in
 /// `Player+Events.swift`, position ticks in `Player+Position.swift`.
 ///
@@ -20,7 +20,7 @@ public actor Player {
     nonisolated let loop: EngineLoop
     let catalog: ITunesClient
     let fetcher: PreviewFetcher
-    let sink: OutputSequencer
+    let sequencer: OutputSequencer
     let policy: FetchPolicy
     let log: Log
     /// Where events for subscribed clients go.
@@ -67,9 +67,9 @@ public actor Player {
     /// The history of previews heard; nil: none is kept.
     let history: HistoryJournal?
 
-    /// A player on `loop`, searching `catalog`, fetching with `fetcher` and playing on `sink`, every
+    /// A player on `loop`, searching `catalog`, fetching with `fetcher` and playing through `sequencer`, every
     /// track at the gain `normalization` asks for.
-    public init(loop: EngineLoop, catalog: ITunesClient, fetcher: PreviewFetcher, sink: OutputSequencer,
+    public init(loop: EngineLoop, catalog: ITunesClient, fetcher: PreviewFetcher, sequencer: OutputSequencer,
                 policy: FetchPolicy = FetchPolicy(), normalization: LoudnessNormalization = LoudnessNormalization(),
                 events: EventHub? = nil, artwork: ArtworkStore? = nil, lists: ListStore? = nil, history: HistoryJournal? = nil,
                 autopage: Bool = false, crossfadeSeconds: Int = 0, log: Log = Log()) {
@@ -77,28 +77,28 @@ public actor Player {
         self.hub = events
         self.catalog = catalog
         self.fetcher = fetcher
-        self.sink = sink
+        self.sequencer = sequencer
         self.policy = policy
         self.log = log
         self.artwork = artwork
         self.lists = lists
         self.history = history
         loudness = LoudnessStore(cache: policy.cache)
-        var decisions = PlayerCore.Policy(ahead: policy.prefetchAhead, behind: policy.prefetchBehind, headMs: policy.prefetchHeadMs)
+        var decisions = PlayerCore.Policy(ahead: policy.prefetchAhead, behind: policy.prefetchBehind, depthMs: policy.prefetchDepthMs)
         decisions.normalization = normalization
         decisions.autopage = autopage
         decisions.localOrigin = fetcher.localOrigin
         decisions.heads = policy.heads
         core = PlayerCore(policy: decisions)
         // `--crossfade`, before anything plays (a saved one comes later, through the verbs).
-        if let effects = try? core.setCrossfade(crossfadeSeconds), !effects.isEmpty { sink.setCrossfade(milliseconds: crossfadeSeconds * 1000) }
+        if let effects = try? core.setCrossfade(crossfadeSeconds), !effects.isEmpty { sequencer.setCrossfade(milliseconds: crossfadeSeconds * 1000) }
     }
 
     public nonisolated var unownedExecutor: UnownedSerialExecutor { loop.asUnownedSerialExecutor() }
 
     /// Routes the output's events here. Call once before the first command.
     public func start() {
-        sink.setEventHandler { [self] event in post(.output(event)) }
+        sequencer.setEventHandler { [self] event in post(.output(event)) }
         hub?.onPositionInterest = { [unowned self] in
             assumeIsolated { $0.positionInterestChanged() }   // called on the loop, the player's executor
         }
@@ -207,7 +207,7 @@ public actor Player {
         let item = core.transport.item.flatMap { core.queue[id: $0] }
         var report = StatusReport(state: core.transport.playbackState, index: index, positionMs: positionMs(),
                                   durationMs: core.currentDurationMs, queueLength: core.queue.count,
-                                  track: item?.track, error: item?.failure ?? core.lastError, output: sink.statusText)
+                                  track: item?.track, error: item?.failure ?? core.lastError, output: sequencer.statusText)
         report.id = item?.id
         report.queueVersion = core.queue.version
         report.buffering = core.transport.buffering
@@ -227,7 +227,7 @@ public actor Player {
         report.normalization = core.policy.normalization.mode
         report.crossfade = core.crossfadeSeconds
         report.marked = lists?.isMarked(item?.track.trackId) ?? false
-        if core.transport.isActive { report.audio = "\(sink.format.sampleRate):f:\(sink.format.channels)" }
+        if core.transport.isActive { report.audio = "\(sequencer.format.sampleRate):f:\(sequencer.format.channels)" }
         report.switchMicroseconds = switchMicroseconds()
         return report
     }
@@ -239,8 +239,8 @@ public actor Player {
 
     /// How long the last track change took, command to first frame handed to the output.
     private func switchMicroseconds() -> Int? {
-        guard let since = switchCommandAt, let id = switchSlot, sink.currentFeed == id,
-              let started = sink.currentFeedStartedAt, started >= since else { return nil }
+        guard let since = switchCommandAt, let id = switchSlot, sequencer.currentFeed == id,
+              let started = sequencer.currentFeedStartedAt, started >= since else { return nil }
         return Int((started - since) / 1000)
     }
 
@@ -248,8 +248,8 @@ public actor Player {
     func positionMs() -> Int {
         if core.transport.outputLost, let lost = core.heardAtLossMs { return lost }
         guard let slot = core.current else { return 0 }
-        guard sink.currentFeed == slot.id else { return slot.startMs }
-        return slot.startMs + sink.format.milliseconds(frames: sink.playedFrames)
+        guard sequencer.currentFeed == slot.id else { return slot.startMs }
+        return slot.startMs + sequencer.format.milliseconds(frames: sequencer.playedFrames)
     }
 
     /// Hands an engine event (from a decoder, a download or the output's thread) to the player, on
@@ -267,7 +267,7 @@ public actor Player {
     public func shutdown() async {
         if let positionTimer { loop.cancel(positionTimer) }
         positionTimer = nil
-        sink.stop()
+        sequencer.stop()
         slots.values.forEach { $0.cancel() }
         slots = [:]
         downloads.values.forEach { $0.cancel() }
@@ -283,7 +283,7 @@ public actor Player {
                 ended.resume()
             }
         }
-        sink.setEventHandler { _ in }   // it held the player
+        sequencer.setEventHandler { _ in }   // it held the player
         fetcher.shutdown()
         catalog.shutdown()
         // The network is closed, so the player's own tasks end at once; each must end before the

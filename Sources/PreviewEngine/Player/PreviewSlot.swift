@@ -7,10 +7,10 @@ import PreviewCore
 
 /// One decoding of a track: a decoder reading the track's shared download from `startMs`, and the
 /// PCM it produces for the output. The current track has one; so do the prefetched neighbours, which
-/// decode only a head (`headMs`) and then park their decoder, freeing its FFmpeg objects (about
+/// decode only their first `depthMs` and then park their decoder, freeing its FFmpeg objects (about
 /// 0.6 MB), so `next` and `prev` only swap a slot; `decodeWhole()` (when the slot becomes current,
 /// including when the output has moved to it gaplessly) starts a decoder that continues at the
-/// exact frame the head ended.
+/// exact frame the parked decoding ended.
 /// Cancelling a slot stops its decoder only; the download is shared and outlives it.
 public final class PreviewSlot: Sendable {
     /// Unique per slot (the core's slot id); decoder events carry it.
@@ -24,23 +24,23 @@ public final class PreviewSlot: Sendable {
     private let label: String
     private let onEvent: @Sendable (PreviewDecoder.Event) -> Void
 
-    /// Which decoder runs and whether it stops after the head; one lock, so a decoder deciding to
+    /// Which decoder runs and whether it stops after its first `depthFrames`; one lock, so a decoder deciding to
     /// park and `decodeWhole()` deciding to continue cannot miss each other.
     private struct Decoding {
         var decoder: PreviewDecoder?
         /// Frames to decode before parking; nil once the whole track is wanted.
-        var headFrames: Int?
+        var depthFrames: Int?
         /// Frames written when the decoder parked; nil while one runs.
         var parkedAt: Int?
     }
     private let decoding: Locked<Decoding>
 
-    /// Starts decoding `download` from `startMs`: only its first `headMs` when given, else all of
+    /// Starts decoding `download` from `startMs`: only its first `depthMs` when given, else all of
     /// it. `label` names the track in FFmpeg's log lines; events come to `onEvent` from decoder threads.
     /// `crossfadeMs`: how far ahead its decoder may go besides the policy's, so the whole of a
     /// crossfade's fade-out is decoded before it begins (its decoder never lags the fade).
     public init(id: UInt64, startMs: Int, download: PreviewDownload, policy: FetchPolicy,
-                format: PCMFormat, label: String, headMs: Int? = nil, crossfadeMs: Int = 0,
+                format: PCMFormat, label: String, depthMs: Int? = nil, crossfadeMs: Int = 0,
                 onEvent: @escaping @Sendable (UInt64, PreviewDecoder.Event) -> Void) {
         self.id = id
         self.startMs = startMs
@@ -52,17 +52,17 @@ public final class PreviewSlot: Sendable {
         // over what the device drops (PulseAudio holds about its latency, 100 ms by default).
         pcm = PCMRing(id: id, format: format, capacityFrames: format.frames(milliseconds: policy.pcmAheadMs + max(0, crossfadeMs)),
                       historyFrames: format.frames(milliseconds: 150))
-        decoding = Locked(Decoding(headFrames: headMs.map { format.frames(milliseconds: $0) }))
+        decoding = Locked(Decoding(depthFrames: depthMs.map { format.frames(milliseconds: $0) }))
         startDecoder(framesBefore: 0)
     }
 
     deinit { LiveObjects.slots.destroyed() }
 
-    /// Makes sure the whole track gets decoded: a parked head goes on from where it stopped. Call
+    /// Makes sure the whole track gets decoded: a parked decoding goes on from where it stopped. Call
     /// when the slot becomes current.
     public func decodeWhole() {
         let parkedAt = decoding.withLock { d -> Int? in
-            d.headFrames = nil
+            d.depthFrames = nil
             defer { d.parkedAt = nil }
             return d.parkedAt
         }
@@ -77,11 +77,11 @@ public final class PreviewSlot: Sendable {
         decoder.start()
     }
 
-    /// True when the decoder should stop after `produced` frames: the head is done and nobody
+    /// True when the decoder should stop after `produced` frames: its depth is done and nobody
     /// wants the whole track yet. Records where it stopped.
     private func parks(after produced: Int) -> Bool {
         decoding.withLock { d in
-            guard let head = d.headFrames, produced >= head else { return false }
+            guard let depth = d.depthFrames, produced >= depth else { return false }
             d.parkedAt = produced
             return true
         }
@@ -90,7 +90,7 @@ public final class PreviewSlot: Sendable {
     /// Stops the decoder; a blocked read or wait returns at once. The download goes on.
     public func cancel() {
         let decoder = decoding.withLock { d -> PreviewDecoder? in
-            d.headFrames = nil   // a parked head stays parked
+            d.depthFrames = nil   // a parked decoding stays parked
             d.parkedAt = nil
             return d.decoder
         }

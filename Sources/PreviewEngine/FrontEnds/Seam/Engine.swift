@@ -66,7 +66,7 @@ public final class Engine: @unchecked Sendable {   // `frontEnds` is set before 
         frontEnds.reversed().forEach { $0.stop() }
         Task(executorPreference: loop) { [self] in
             // No click: the sound fades for 30 ms before the stream stops (the loop serves meanwhile).
-            await withCheckedContinuation { faded in player.sink.fadeOutAndStop(milliseconds: 30) { faded.resume() } }
+            await withCheckedContinuation { faded in player.sequencer.fadeOutAndStop(milliseconds: 30) { faded.resume() } }
             await player.shutdown()
             for frontEnd in frontEnds.reversed() { await frontEnd.finish() }   // the network is closed: requests end quickly
             loop.stop()
