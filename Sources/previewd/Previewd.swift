@@ -198,7 +198,7 @@ struct Previewd: ParsableCommand {
         guard (1...600).contains(rateLimit) else { throw ValidationError("--rate-limit must be 1–600 calls a minute") }
         guard (0...86_400).contains(catalogCacheSeconds) else { throw ValidationError("--catalog-cache-seconds must be 0–86400") }
         guard (1...120).contains(catalogTimeout) else { throw ValidationError("--catalog-timeout must be 1–120 s") }
-        if let previewHost, WarmOrigins.origin(of: previewHost) == nil {
+        if let previewHost, WarmPathsCore.origin(of: previewHost) == nil {
             throw ValidationError("--preview-host must be an http or https URL (got \(previewHost))")
         }
         guard (0...3600).contains(keepWarm) else { throw ValidationError("--keep-warm must be 0–3600 s") }

@@ -1,17 +1,17 @@
 import PreviewCore
 
-/// What the engine has seen, it remembers: one bounded store of tracks by trackId (`SeenTracks`:
+/// What the engine has seen, it remembers: one bounded store of tracks by trackId (`TrackMemoryCore`:
 /// about 8 MiB at most, least recently used first, the last 2,000 tracks at least), fed by every
 /// catalog answer (`ITunesClient` feeds it: search, lookup, chart), by saved lists as they are read
 /// and by tracks added as objects (the restored queue), and read by every add by id
 /// (`ITunesClient.tracks(_:)`), so a track previewd has answered costs no catalog call.
 /// Thread-safe.
 public final class TrackMemory: Sendable {
-    private let seen: Locked<SeenTracks>
+    private let seen: Locked<TrackMemoryCore>
 
     /// A memory of at most `maxBytes` (estimated) and `capacity` tracks.
     public init(maxBytes: Int = 8 << 20, capacity: Int = 20_000) {
-        seen = Locked(SeenTracks(maxBytes: maxBytes, capacity: capacity))
+        seen = Locked(TrackMemoryCore(maxBytes: maxBytes, capacity: capacity))
     }
 
     /// Keeps `tracks` (the ones with a trackId) as the most recently seen.

@@ -178,7 +178,7 @@ final class CurlLoop: @unchecked Sendable {   // `mailbox`, `stopping`, `multi` 
     /// Starts `exchange` at once. While its origin's probe is under way it races it: its own
     /// connection, no waiting for the probe's (`probeEnded` may move it there).
     private func admit(_ exchange: HTTPExchange) {
-        guard let origin = WarmOrigins.origin(of: exchange.request.url), probes[origin] != nil else {
+        guard let origin = WarmPathsCore.origin(of: exchange.request.url), probes[origin] != nil else {
             add(exchange)
             return
         }
@@ -209,8 +209,8 @@ final class CurlLoop: @unchecked Sendable {   // `mailbox`, `stopping`, `multi` 
     /// transfer there ended within the keep-warm time), a transfer there is under way, or a probe
     /// already is: at most one spare connection per origin.
     private func preconnect(_ request: HTTPRequest) {
-        guard settings.keepWarmSeconds > 0, let origin = WarmOrigins.origin(of: request.url), probes[origin] == nil,
-              !active.values.contains(where: { WarmOrigins.origin(of: $0.request.url) == origin }) else { return }
+        guard settings.keepWarmSeconds > 0, let origin = WarmPathsCore.origin(of: request.url), probes[origin] == nil,
+              !active.values.contains(where: { WarmPathsCore.origin(of: $0.request.url) == origin }) else { return }
         let now = MonotonicClock.nanoseconds()
         if let used = lastUsed[origin], now - used < UInt64(settings.keepWarmSeconds * 1e9) { return }
         let probe = HTTPExchange(request: request, handler: DiscardingHandler.shared)
@@ -389,7 +389,7 @@ final class CurlLoop: @unchecked Sendable {   // `mailbox`, `stopping`, `multi` 
         active[easy] = nil
         exchange.finish(failure)
         if failure == nil, exchange.request.purpose == .search { StartTimeline.shared.mark(.answer, at: MonotonicClock.nanoseconds()) }
-        if let origin = WarmOrigins.origin(of: exchange.request.url) {
+        if let origin = WarmPathsCore.origin(of: exchange.request.url) {
             if failure == nil {
                 let now = MonotonicClock.nanoseconds(), keep = UInt64(settings.keepWarmSeconds * 1e9)
                 lastUsed = lastUsed.filter { now - $0.value < keep }   // bounded: only origins used within the keep-warm time

@@ -45,7 +45,7 @@ public final class HTTPClient: Sendable {
     /// transfer there is under way; never to an address `localOrigin`'s policy refuses (the check
     /// every connection passes). A probe that fails or hangs delays nothing.
     public func preconnect(_ url: String, localOrigin: String?) {
-        guard let origin = WarmOrigins.origin(of: url) else { return }
+        guard let origin = WarmPathsCore.origin(of: url) else { return }
         var request = HTTPRequest(url: origin + "/")
         request.headOnly = true
         request.maxRedirects = 0

@@ -7,10 +7,10 @@ extension OutputSequencer {
     public var hasFeed: Bool { machine.hasFeed }
 
     /// True when the device should pull again without being kicked first
-    /// (`SequencerStateMachine.expectsFrames`).
+    /// (`OutputSequencerCore.expectsFrames`).
     public var expectsFrames: Bool { machine.expectsFrames }
 
-    /// Copies up to `frames` frames into `destination` (`SequencerStateMachine.pull`). Returns how
+    /// Copies up to `frames` frames into `destination` (`OutputSequencerCore.pull`). Returns how
     /// many; fewer when paused, when the feed runs dry (its producer kicks the output when frames
     /// come) or when nothing follows a drained feed. No allocation, no waiting.
     public func pull(into destination: UnsafeMutablePointer<Float>, frames: Int) -> Int {

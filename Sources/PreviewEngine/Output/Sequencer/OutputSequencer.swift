@@ -3,7 +3,7 @@ import PreviewCore
 /// Everything between the player and a device that is not the device (MPD's `AudioOutputControl`):
 /// the current feed and the enqueued one, the gapless hand-over, drain/started/underrun/refilled
 /// events, the position heard, skip, stop, pause, the ramp and the crossfade, and loss and
-/// restoration of the output. The decisions are `SequencerStateMachine`'s; this class holds the
+/// restoration of the output. The decisions are `OutputSequencerCore`'s; this class holds the
 /// lock, the scratch buffers and the device, and carries the machine's actions out. The device
 /// (`AudioOutput`) pulls frames from it on its own thread (`OutputSequencer+Device.swift`).
 ///
@@ -13,7 +13,7 @@ import PreviewCore
 public final class OutputSequencer {
     /// The device.
     public let output: any AudioOutput
-    var machine: SequencerStateMachine
+    var machine: OutputSequencerCore
     var eventHandler: (@Sendable (OutputEvent) -> Void)?
     /// The pull's actions are gathered here: kept, so a pull allocates nothing.
     var pullActions: [SequencerAction] = []
@@ -27,8 +27,8 @@ public final class OutputSequencer {
         let rampFrames = output.format.frames(milliseconds: rampMilliseconds)
         let channels = output.format.channels
         rampScratch = .allocate(capacity: max(1, rampFrames * channels))
-        overlapScratch = .allocate(capacity: SequencerStateMachine.overlapChunkFrames * channels)
-        machine = SequencerStateMachine(rampFrames: rampFrames, channels: channels,
+        overlapScratch = .allocate(capacity: OutputSequencerCore.overlapChunkFrames * channels)
+        machine = OutputSequencerCore(rampFrames: rampFrames, channels: channels,
                                         rampScratch: rampScratch, overlapScratch: overlapScratch)
         pullActions.reserveCapacity(16)
         output.attach(self)
@@ -39,7 +39,7 @@ public final class OutputSequencer {
         overlapScratch.deallocate()
     }
 
-    /// The ramp every onset and stop takes (`SequencerStateMachine+Ramp.swift`).
+    /// The ramp every onset and stop takes (`OutputSequencerCore+Ramp.swift`).
     public static let rampMilliseconds = 3
 
     /// The PCM format the output takes; decoders produce exactly this (the output chose it at start).

@@ -2,7 +2,7 @@ import PreviewCore
 
 /// The inputs from outside the device's pull: the player's commands, the device's loss and
 /// restoration, a dry feed's producer calling back. Each returns its actions in order.
-extension SequencerStateMachine {
+extension OutputSequencerCore {
     /// Plays `next` now; paused when `paused`. If the current feed still had audio to play (a skip),
     /// it fades out over the new one's onset and the device drops the rest; if it had ended by
     /// itself, its last frames are still playing and `next` follows them with no gap. Playing the

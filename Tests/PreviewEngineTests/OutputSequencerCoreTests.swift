@@ -6,10 +6,10 @@ import XCTest
 /// table: no device, no thread, no clock. Feeds are mono rings of known values; the ramp is 4
 /// frames. A row names the state before (a setup), the input, the state after and the actions in
 /// order; `OutputSequencerTests`, `RampTests` and `CrossfadeTests` check the frames heard.
-final class SequencerStateMachineTests: XCTestCase {
+final class OutputSequencerCoreTests: XCTestCase {
     private static let ramp = 4
     private let rampScratch = UnsafeMutablePointer<Float>.allocate(capacity: 4)
-    private let overlapScratch = UnsafeMutablePointer<Float>.allocate(capacity: SequencerStateMachine.overlapChunkFrames)
+    private let overlapScratch = UnsafeMutablePointer<Float>.allocate(capacity: OutputSequencerCore.overlapChunkFrames)
     private let format = PCMFormat(sampleRate: 48_000, channels: 1)
 
     deinit {
@@ -34,13 +34,13 @@ final class SequencerStateMachineTests: XCTestCase {
         }
     }
 
-    private func machine() -> SequencerStateMachine {
-        SequencerStateMachine(rampFrames: Self.ramp, channels: 1, rampScratch: rampScratch, overlapScratch: overlapScratch)
+    private func machine() -> OutputSequencerCore {
+        OutputSequencerCore(rampFrames: Self.ramp, channels: 1, rampScratch: rampScratch, overlapScratch: overlapScratch)
     }
 
     /// Pulls `frames` frames; returns how many came, with the actions.
     @discardableResult
-    private func pull(_ m: inout SequencerStateMachine, _ frames: Int, _ actions: inout [String]) -> Int {
+    private func pull(_ m: inout OutputSequencerCore, _ frames: Int, _ actions: inout [String]) -> Int {
         var buffer = [Float](repeating: 0, count: frames)
         var out: [SequencerAction] = []
         let got = buffer.withUnsafeMutableBufferPointer {
@@ -51,7 +51,7 @@ final class SequencerStateMachineTests: XCTestCase {
     }
 
     /// The states the table starts from, each reached through the machine's own inputs.
-    private func setups(_ f: Feeds) -> [(String, () -> SequencerStateMachine)] {
+    private func setups(_ f: Feeds) -> [(String, () -> OutputSequencerCore)] {
         var ignored: [String] = []
         return [
             ("idle", { self.machine() }),
@@ -113,7 +113,7 @@ final class SequencerStateMachineTests: XCTestCase {
     }
 
     /// The inputs, each applied to every setup.
-    private func inputs(_ f: Feeds) -> [(String, (inout SequencerStateMachine, inout [String]) -> Void)] {
+    private func inputs(_ f: Feeds) -> [(String, (inout OutputSequencerCore, inout [String]) -> Void)] {
         func run(_ actions: [SequencerAction], _ into: inout [String]) { into += actions.map(Self.describe) }
         return [
             ("play 3", { m, a in run(m.play(f.three, paused: false, cancellable: { 2 }), &a) }),
@@ -159,7 +159,7 @@ final class SequencerStateMachineTests: XCTestCase {
     }
 
     /// A state in a few words: the case, the current feed and what surrounds it.
-    static func describe(_ m: SequencerStateMachine) -> String {
+    static func describe(_ m: OutputSequencerCore) -> String {
         var text: String
         switch m.state {
         case .idle(let queued):
@@ -179,7 +179,7 @@ final class SequencerStateMachineTests: XCTestCase {
         return text
     }
 
-    static func describe(_ end: SequencerStateMachine.FadeEnd) -> String {
+    static func describe(_ end: OutputSequencerCore.FadeEnd) -> String {
         switch end {
         case .goOn: "on"
         case .pause: "pause"

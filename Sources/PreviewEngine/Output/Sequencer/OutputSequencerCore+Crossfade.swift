@@ -19,7 +19,7 @@ import PreviewCore
 /// `.fading(old)`, `.drained(old)` and `.started(new)`: the new track is current from then on, as
 /// MPD reports the next song once its crossfade begins; `.faded(old)` once nothing can read the old
 /// one again (its slot can go).
-extension SequencerStateMachine {
+extension OutputSequencerCore {
     /// Before reading the current feed: nil, read on; 0, the overlap has begun (read the new feed);
     /// else, read at most that many frames first (the overlap begins right after).
     func prepareOverlap(_ a: inout Active, _ out: inout [SequencerAction]) -> Int? {

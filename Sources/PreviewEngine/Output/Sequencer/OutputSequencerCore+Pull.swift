@@ -2,7 +2,7 @@ import PreviewCore
 
 /// The device's pull: frames from the feeds into the device's buffer, and what that changes (a
 /// drain, a gapless hand-over, an underrun, a fade's end). No allocation, no waiting.
-extension SequencerStateMachine {
+extension OutputSequencerCore {
     /// Copies up to `frames` frames into `destination`: the feed (its onset faded in), then the
     /// enqueued one once the feed drains (gapless: both in the same pull); a skip's old feed fading out
     /// is mixed over the new one's first frames, and a pause's or a stop's fade-out comes first

@@ -10,7 +10,7 @@ import PreviewCore
 /// Every input is legal in every state (a device, the sound server and the player call in any
 /// order); one that means nothing in a state does nothing there. Only the machine's own invariants
 /// trap.
-struct SequencerStateMachine {
+struct OutputSequencerCore {
     /// Where the sequencing is.
     enum State {
         /// Nothing to play: at start, after a stop, after a loss. A follower enqueued now waits
@@ -95,7 +95,7 @@ struct SequencerStateMachine {
     }
 
     /// The old feed under the first `length` frames of `incoming` (from its frame `base`), and how
-    /// many of its frames have been mixed in (`SequencerStateMachine+Crossfade.swift`).
+    /// many of its frames have been mixed in (`OutputSequencerCore+Crossfade.swift`).
     struct Overlap {
         let outgoing: PCMRing
         let incoming: PCMRing

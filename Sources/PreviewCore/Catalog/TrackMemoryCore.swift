@@ -3,7 +3,7 @@
 /// an estimate of the bytes held and by a count. A track larger than `maxTrackBytes` is not kept
 /// (a film's long description), so `maxBytes / maxTrackBytes` tracks always fit: the last 2,000
 /// at least with the defaults. Not thread-safe (a value).
-public struct SeenTracks: Sendable {
+public struct TrackMemoryCore: Sendable {
     /// Bytes held at most (an estimate: each track's inline size and its heap strings).
     public let maxBytes: Int
     /// Tracks held at most.

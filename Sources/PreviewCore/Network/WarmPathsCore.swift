@@ -3,7 +3,7 @@
 /// artwork. Learned from the last results (the origin most of their URLs share), else the usual
 /// ones: `--preview-host` when given, Apple's preview and artwork CDNs for Apple's API, the API's
 /// own origin otherwise.
-public struct WarmOrigins: Equatable, Sendable {
+public struct WarmPathsCore: Equatable, Sendable {
     /// The API's origin (`scheme://host:port`).
     public let api: String?
     /// Where the next previews most likely come from, when that is not the API's own origin (whose

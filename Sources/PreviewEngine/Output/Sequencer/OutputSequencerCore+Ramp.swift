@@ -19,7 +19,7 @@ import PreviewCore
 /// of anything else. A pause then tells the device to pause (it plays what it holds, the fade, then
 /// stops) and steps the feed back over the fade too, so a resume fades in from the exact frame the
 /// pause faded out at.
-extension SequencerStateMachine {
+extension OutputSequencerCore {
     /// Starts fading out what is heard now, if anything is (playing, a feed, the output there), over
     /// `frames` (the ramp by default), or makes a fade under way end in `end`; the device is told to
     /// drop what it holds (`cancellable()` frames, pulled again faded). False when there is nothing

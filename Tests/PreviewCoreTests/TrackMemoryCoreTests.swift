@@ -2,7 +2,7 @@ import PreviewCore
 import XCTest
 
 /// The track memory's store: by trackId, least recently used first, bounded in bytes and count.
-final class SeenTracksTests: XCTestCase {
+final class TrackMemoryCoreTests: XCTestCase {
     private func track(_ id: Int?, preview: String? = "https://a.example/p.m4a", wrapper: String? = "track") -> Track {
         var t = Track(trackId: id, trackName: "Song \(id ?? 0)", previewUrl: preview)
         t.wrapperType = wrapper
@@ -11,7 +11,7 @@ final class SeenTracksTests: XCTestCase {
 
     /// Tracks are kept by id; collections, artists and tracks without an id are not.
     func testKeepsTracksByIdOnly() {
-        var seen = SeenTracks()
+        var seen = TrackMemoryCore()
         seen.remember([track(1), track(nil), track(2, wrapper: "collection"), track(3, wrapper: nil)])
         XCTAssertEqual(seen.count, 2)
         XCTAssertEqual(seen.track(1)?.trackName, "Song 1")
@@ -21,7 +21,7 @@ final class SeenTracksTests: XCTestCase {
 
     /// The least recently used goes first: a track read or answered again keeps its place.
     func testLeastRecentlyUsedGoesFirst() {
-        var seen = SeenTracks(capacity: 3)
+        var seen = TrackMemoryCore(capacity: 3)
         seen.remember([track(1), track(2), track(3)])
         _ = seen.track(1)                      // 2 is now the oldest
         seen.remember([track(4)])
@@ -35,7 +35,7 @@ final class SeenTracksTests: XCTestCase {
 
     /// A newer answer replaces an older one, but a row without a preview does not replace one with it.
     func testNewerAnswerReplacesUnlessItLacksThePreview() {
-        var seen = SeenTracks()
+        var seen = TrackMemoryCore()
         seen.remember([track(1)])
         var renamed = track(1)
         renamed.trackName = "Renamed"
@@ -48,7 +48,7 @@ final class SeenTracksTests: XCTestCase {
     /// Bounded in bytes: the default keeps at least the last 2,000 tracks however large each is (a
     /// track over `maxTrackBytes` is not kept), and the estimate never passes the bound.
     func testBytesBoundKeepsAtLeastTwoThousand() {
-        var seen = SeenTracks()
+        var seen = TrackMemoryCore()
         let long = String(repeating: "x", count: 200)
         for id in 1...30_000 {
             var t = track(id, preview: "https://audio.example/\(long)/\(id).m4a")
@@ -60,7 +60,7 @@ final class SeenTracksTests: XCTestCase {
         }
         XCTAssertGreaterThanOrEqual(seen.count, 2_000)
         XCTAssertTrue(seen.contains(30_000))
-        XCTAssertGreaterThanOrEqual(seen.maxBytes / SeenTracks.maxTrackBytes, 2_000)
+        XCTAssertGreaterThanOrEqual(seen.maxBytes / TrackMemoryCore.maxTrackBytes, 2_000)
         var film = track(1)
         film.longDescription = String(repeating: "y", count: 10_000)
         seen.remember([film])
