@@ -101,8 +101,7 @@ extension OutputSequencerCore {
     /// queue's end) is not cut: its last frames, which the device holds, are heard to the end first.
     mutating func stop(cancellable: () -> Int) -> [SequencerAction] {
         var out: [SequencerAction] = []
-        if case .active(let a) = state, a.current.feed.isDrained, a.queued == nil, a.fadeOut == nil,
-           a.overlap == nil, link == .up {
+        if case .active(let a) = state, a.endedByItself, link == .up {
             // Ran out by itself: the device plays what it holds (as at a pause), then drops the rest.
             state = .idle(queued: nil)
             return [.setPaused(true), .dropWhenHeard]

@@ -41,6 +41,10 @@ struct OutputSequencerCore {
         var fadeOut: FadeOut?
         /// The old feed under `current`'s first frames (a crossfade), or under the fading-out one.
         var overlap: Overlap?
+
+        /// The feed ran out by itself with nothing after it or mixed with it: the queue's end, whose
+        /// last frames the device still holds.
+        var endedByItself: Bool { current.feed.isDrained && queued == nil && fadeOut == nil && overlap == nil }
     }
 
     /// A stop's fade: the feeds are forgotten, the fade's own feed is read to its end.
