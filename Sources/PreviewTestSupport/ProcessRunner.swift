@@ -67,26 +67,35 @@ public final class DataCollector: @unchecked Sendable {
 public final class BackgroundCommand {
     private let child: ChildProcess
     private let out: DataCollector
+    private let err: DataCollector
 
     /// Starts `executable` with `arguments` (and `environment`, else the test's).
     public init(_ executable: String, _ arguments: [String], environment: [String: String]? = nil) throws {
-        child = try ChildProcess(executable, arguments, environment: environment, captureStdout: true)
+        child = try ChildProcess(executable, arguments, environment: environment, captureStdout: true, captureStderr: true)
         out = DataCollector(child.stdout!)
+        err = DataCollector(child.stderr!)
     }
 
     /// What it printed so far.
     public var output: String { String(decoding: out.snapshot(), as: UTF8.self) }
 
-    /// Waits (at most `timeout` seconds) until the output contains `text`.
+    /// What it printed on its standard error so far (where `previewctl watch` says it is subscribed).
+    public var errors: String { String(decoding: err.snapshot(), as: UTF8.self) }
+
+    /// Waits (at most `timeout` seconds, times the patience) until the output contains `text`.
     @discardableResult
     public func waitFor(_ text: String, timeout: TimeInterval = 10) -> Bool {
-        let deadline = Date(timeIntervalSinceNow: timeout)
-        while !output.contains(text) {
-            guard Date() < deadline else { return false }
-            usleep(20_000)
-        }
-        return true
+        eventually(timeout: timeout) { output.contains(text) }
     }
+
+    /// Waits until `previewctl watch` says it is subscribed: every event after this is printed.
+    @discardableResult
+    public func waitUntilWatching(timeout: TimeInterval = 10) -> Bool {
+        eventually(timeout: timeout) { errors.contains(BackgroundCommand.watching) }
+    }
+
+    /// What `previewctl watch` prints on its standard error once subscribed.
+    public static let watching = "watching previewd's events"
 
     /// Stops it with `signal` (SIGINT unless said) and returns its exit status.
     @discardableResult

@@ -46,11 +46,12 @@ struct ControlClient {
         catch { throw .protocolError("previewd's answer is not a response") }
     }
 
-    /// Sends `command` (a subscribe) and hands every line after its answer to `onLine` until the
-    /// connection ends.
-    func stream(_ command: ControlCommand, onLine: ([UInt8]) -> Void) throws(Failure) {
+    /// Sends `command` (a subscribe), calls `onSubscribed` once previewd has taken it, and hands every
+    /// line after its answer to `onLine` until the connection ends.
+    func stream(_ command: ControlCommand, onSubscribed: () -> Void = {}, onLine: ([UInt8]) -> Void) throws(Failure) {
         var events = try subscribe(command)
         defer { events.close() }
+        onSubscribed()
         while let line = try events.reader.next() { onLine(line) }
     }
 

@@ -81,7 +81,11 @@ struct Invocation {
     func watch(position: Bool) throws {
         let path = socketPath
         do {
-            try ControlClient(path: path).stream(.subscribe(position: position)) { line in
+            // On standard error, so the events alone are on standard output: a script (or a test)
+            // knows from this line that every event from now on reaches it.
+            try ControlClient(path: path).stream(.subscribe(position: position), onSubscribed: {
+                Output.error("watching previewd's events (Ctrl-C stops)")
+            }) { line in
                 if json {
                     Output.print(TerminalText.escapedJSON(String(decoding: line, as: UTF8.self)))
                 } else if let event = try? JSONDecoder().decode(JSONValue.self, from: Data(line)) {

@@ -10,7 +10,7 @@ final class ControlEndToEndTests: SharedServerTestCase {
     func testWatchPrintsEventsAsTheyHappen() throws {
         let watch = try daemon.ctlInBackground("watch", "--position")
         let json = try daemon.ctlInBackground("--json", "watch")
-        usleep(300_000)   // let both connect and subscribe before the first command
+        XCTAssertTrue(watch.waitUntilWatching() && json.waitUntilWatching(), "subscribed: \(watch.errors) \(json.errors)")
         XCTAssertEqual(try daemon.ctl("search", "sine waves").status, 0)
         XCTAssertTrue(watch.waitFor("queue   7 items"), watch.output)
         XCTAssertTrue(watch.waitFor("track   [0] A Four Forty — The Sine Waves"), watch.output)

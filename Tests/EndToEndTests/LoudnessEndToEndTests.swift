@@ -80,7 +80,7 @@ final class LoudnessEndToEndTests: DaemonTestCase {   // Sanitizer pass: skipped
         defer { try? FileManager.default.removeItem(atPath: cache) }
         try startOnSharedServer(["--cache-dir", cache])
         let watch = try daemon.ctlInBackground("--json", "watch")
-        usleep(300_000)   // subscribed before the search
+        XCTAssertTrue(watch.waitUntilWatching(), "subscribed before the search: \(watch.errors)")
         let mark = recorder.sampleCount
         XCTAssertEqual(try daemon.ctl("search", "level setters").status, 0)
         XCTAssertTrue(watch.waitFor(#""integratedLUFS":-9.7"#), "the measurement reaches subscribers: \(watch.output)")

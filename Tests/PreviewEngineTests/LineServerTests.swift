@@ -5,7 +5,7 @@ import XCTest
 
 /// The connection server under a second protocol (`EchoLineProtocol`, shaped like MPD's: a greeting,
 /// an `idle` that waits, a `noidle` that interrupts it), over real sockets on its own loop: the same
-/// rules as the JSON socket's (ControlServerTests), each configurable.
+/// rules as the JSON socket's (ControlProtocolTests), each configurable.
 final class LineServerTests: XCTestCase {
     private var directory: String!
     private var path: String { directory + "/echo.sock" }

@@ -23,6 +23,28 @@ PREVIEWD_PACKAGE_PACKAGES=(libqrencode-dev debhelper chrpath lintian mmdebstrap)
 
 say() { printf '\033[1m==> %s\033[0m\n' "$*" >&2; }
 
+# Phases and their times: `phase NAME` ends the running phase (its time is said) and starts NAME;
+# `phase_summary` ends the last one and prints them all on one line (CI keeps only the end of the
+# output, so the summary is printed last).
+PREVIEWD_PHASES=()
+PREVIEWD_PHASE=""
+PREVIEWD_PHASE_START=$SECONDS
+phase() {
+  local now=$SECONDS
+  if [ -n "$PREVIEWD_PHASE" ]; then
+    PREVIEWD_PHASES+=("$PREVIEWD_PHASE $((now - PREVIEWD_PHASE_START)) s")
+    say "$PREVIEWD_PHASE took $((now - PREVIEWD_PHASE_START)) s"
+  fi
+  PREVIEWD_PHASE=$1
+  PREVIEWD_PHASE_START=$now
+}
+phase_summary() {
+  phase ""
+  local joined
+  joined=$(printf '%s, ' "${PREVIEWD_PHASES[@]}")
+  echo "phases: ${joined%, }; total $SECONDS s"
+}
+
 # Swift lives in /opt/swift on the project's machines; put it on PATH when it is not there.
 ensure_swift() {
   if ! command -v swift >/dev/null 2>&1 && [ -x /opt/swift/usr/bin/swift ]; then

@@ -6,7 +6,7 @@ import XCTest
 
 /// The control socket (`ControlProtocol` on a `LineServer`) with a plain handler at the seam (the
 /// player is exercised end to end elsewhere).
-final class ControlServerTests: XCTestCase {
+final class ControlProtocolTests: XCTestCase {
     var directory: String!
     var path: String { directory + "/previewd.sock" }
     /// The server's event loop, on a thread of its own (previewd runs it on its main thread).
