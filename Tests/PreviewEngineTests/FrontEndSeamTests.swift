@@ -1,6 +1,7 @@
 import Foundation
 import PreviewCore
 import PreviewEngine
+import PreviewTestSupport
 import XCTest
 
 /// The front-end seam in-process: the engine built as previewd builds it (its loop on a thread of
@@ -106,11 +107,9 @@ final class FrontEndSeamTests: StandInTestCase {
         let file = { (i: Int) in report.results[i].previewUrl!.components(separatedBy: "/").last! }
         let asked = { [server] (i: Int) in server!.requestLog.filter { $0.contains("/\(file(i)) ") } }
         // The heads of the first four results arrive (no event tells a front-end: the stand-in's log does).
-        let deadline = Date(timeIntervalSinceNow: 30)
-        while Date() < deadline {
+        try await eventuallyAsync(timeout: 30) { () async throws -> Bool in
             let held = headsHeld(try await recorder.perform(.memory))
-            if held >= 4, !(0..<4).contains(where: { asked($0).isEmpty }) { break }
-            try await Task.sleep(nanoseconds: 20_000_000)
+            return held >= 4 && !(0..<4).contains(where: { asked($0).isEmpty })
         }
         for i in 0..<4 { XCTAssertEqual(asked(i).map { $0.hasSuffix("range=bytes=0-16383") }, [true], "result \(i): \(asked(i))") }
         XCTAssertEqual(asked(5), [], "only the first K results")
@@ -125,8 +124,7 @@ final class FrontEndSeamTests: StandInTestCase {
         let queueEvents = recorder.events.dropFirst(before).filter { if case .queue = $0 { true } else { false } }
         XCTAssertEqual(queueEvents.count, 1, "one change: no moment when the queue is empty: \(queueEvents)")
         // Its whole download, then the neighbours' (the one before had a head too): no byte twice.
-        let whole = Date(timeIntervalSinceNow: 30)
-        while asked(3).count < 2 || asked(2).count < 2, Date() < whole { try await Task.sleep(nanoseconds: 20_000_000) }
+        await eventuallyAsync(timeout: 30) { asked(3).count >= 2 && asked(2).count >= 2 }
         XCTAssertEqual(asked(3).map { $0.components(separatedBy: " range=").last! }, ["bytes=0-16383", "bytes=16384-"])
         XCTAssertEqual(asked(2).map { $0.components(separatedBy: " range=").last! }, ["bytes=0-16383", "bytes=16384-"])
         guard case .memory(let memory) = try await recorder.perform(.memory) else { return XCTFail("memory answered otherwise") }

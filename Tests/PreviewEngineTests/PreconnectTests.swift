@@ -76,8 +76,7 @@ final class PreconnectTests: StandInTestCase {
         // finds the connection idle. (Asked for earlier, it races the probe on a connection of its
         // own: fine for the request, but not what this checks.)
         XCTAssertTrue(server.waitForRequest { $0.hasPrefix("HEAD / ") }, file: file, line: line)
-        let deadline = Date(timeIntervalSinceNow: 10)   // a hang guard
-        while LiveObjects.httpExchanges.count > exchanges, Date() < deadline { usleep(1_000) }
+        eventually(interval: 0.001) { LiveObjects.httpExchanges.count <= exchanges }   // a hang guard
         var request = HTTPRequest(url: server.baseURL + previewPath)
         request.localOrigin = origin
         let response = try await client.response(to: request, limit: 1 << 20)
