@@ -85,7 +85,7 @@ final class ALSAOutputTests: XCTestCase {
             if case .ready = event { return }
             done.signal()
         }.start()
-        XCTAssertEqual(done.wait(timeout: .now() + 30), .success, "decoder did not finish")
+        XCTAssertEqual(done.wait(timeout: .now() + Patience.seconds(30)), .success, "decoder did not finish")
         return pcm
     }
 

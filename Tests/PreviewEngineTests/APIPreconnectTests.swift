@@ -28,7 +28,7 @@ final class APIPreconnectTests: StandInTestCase {
         defer { http.shutdown() }
         let exchanges = LiveObjects.httpExchanges.count
         warm.startedBySocket()
-        XCTAssertTrue(server.waitForRequest { $0.hasPrefix("HEAD / ") }, "the API's origin is probed", file: file, line: line)
+        XCTAssertTrue(server.waitForRequest(timeout: Patience.seconds(10)) { $0.hasPrefix("HEAD / ") }, "the API's origin is probed", file: file, line: line)
         if !racing {   // the search comes once the client has ended the probe (its exchange released)
             eventually(interval: 0.001) { LiveObjects.httpExchanges.count <= exchanges }   // a hang guard
         }

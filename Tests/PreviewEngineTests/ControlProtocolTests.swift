@@ -162,7 +162,7 @@ final class ControlProtocolTests: XCTestCase {
         let noTicks = expectation(description: "nobody wants ticks")
         onLoop { hub.onPositionInterest = { if !hub.wantsPosition { noTicks.fulfill() } } }
         shutdown(ticked.fd, Int32(SHUT_RDWR))
-        wait(for: [noTicks], timeout: 10)
+        wait(for: [noTicks], timeout: Patience.seconds(10))
     }
 
     func testASubscriberThatNeverReadsIsDroppedWithoutBlockingAnyone() throws {

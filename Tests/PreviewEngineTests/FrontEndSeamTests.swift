@@ -32,7 +32,7 @@ final class FrontEndSeamTests: StandInTestCase {
     override func tearDown() {
         if let engine, let loopEnded {
             engine.loop.execute { engine.shutDown("the test is over") }
-            wait(for: [loopEnded], timeout: 60)
+            wait(for: [loopEnded], timeout: Patience.seconds(60))
         }
         engine = nil
         sequencer.close()
@@ -61,15 +61,15 @@ final class FrontEndSeamTests: StandInTestCase {
         guard case .catalog(let report) = found else { return XCTFail("search answered \(found)") }
         XCTAssertEqual(report.results.map(\.trackId), [1001, 1002, 1003])
         XCTAssertEqual(report.firstQueueIndex, 0)
-        await fulfillment(of: [playing], timeout: 30)
+        await fulfillment(of: [playing], timeout: Patience.seconds(30))
         let ticked = ticker.expectation("a position tick while playing") { if case .position(let ms, _) = $0 { ms > 0 } else { false } }
-        await fulfillment(of: [ticked], timeout: 30)
+        await fulfillment(of: [ticked], timeout: Patience.seconds(30))
 
         let second = recorder.expectation("the second track") { if case .track(index: 1, _, _, _) = $0 { true } else { false } }
         let moved = try await recorder.perform(.next)
         guard case .status(let status) = moved else { return XCTFail("next answered \(moved)") }
         XCTAssertEqual(status.index, 1)
-        await fulfillment(of: [second], timeout: 30)
+        await fulfillment(of: [second], timeout: Patience.seconds(30))
 
         do {
             _ = try await recorder.perform(.play(.index(99)))
@@ -89,7 +89,7 @@ final class FrontEndSeamTests: StandInTestCase {
         let failure = try XCTUnwrap(catalogFailure)
         XCTAssertEqual(failure.code, .httpStatus)
         let published = recorder.expectation("the catalog failure is published") { $0 == .error(failure.message) }
-        await fulfillment(of: [published], timeout: 10)
+        await fulfillment(of: [published], timeout: Patience.seconds(10))
 
         let heard = recorder.events.compactMap(Self.kind)
         XCTAssertEqual(Array(heard.prefix(3)), ["queue", "track", "state"], "\(heard)")
@@ -120,7 +120,7 @@ final class FrontEndSeamTests: StandInTestCase {
         let before = recorder.events.count
         guard case .added(let added) = try await recorder.perform(.add(.tracks(report.results), tap)) else { return XCTFail("add answered otherwise") }
         XCTAssertEqual(added.ids.count, report.results.count)
-        await fulfillment(of: [playing], timeout: 30)
+        await fulfillment(of: [playing], timeout: Patience.seconds(30))
         let queueEvents = recorder.events.dropFirst(before).filter { if case .queue = $0 { true } else { false } }
         XCTAssertEqual(queueEvents.count, 1, "one change: no moment when the queue is empty: \(queueEvents)")
         // Its whole download, then the neighbours' (the one before had a head too): no byte twice.

@@ -156,7 +156,7 @@ final class HTTPClientTests: StandInTestCase {
         server.setFault(.delay(milliseconds: 30_000), forPathPrefix: "/slow")
         let holder = Recorder()
         let holding = client.start(request("/slow") { $0.stallTimeout = 60 }, handler: holder)
-        XCTAssertTrue(server.waitForRequest { $0.contains("/slow") }, "the first request holds the one connection")
+        XCTAssertTrue(server.waitForRequest(timeout: Patience.seconds(10)) { $0.contains("/slow") }, "the first request holds the one connection")
         let held = Recorder()
         client.start(request(previewPath) { $0.stallTimeout = 1 }, handler: held)
         let end = held.waitForEnd(seconds: 30)
@@ -186,7 +186,7 @@ final class HTTPClientTests: StandInTestCase {
         server.setFault(.delay(milliseconds: 30_000), forPathPrefix: "/slow")
         let recorder = Recorder()
         let handle = client.start(request("/slow"), handler: recorder)
-        XCTAssertTrue(server.waitForRequest { $0.contains("/slow") }, "the request is out, its head not yet back")
+        XCTAssertTrue(server.waitForRequest(timeout: Patience.seconds(10)) { $0.contains("/slow") }, "the request is out, its head not yet back")
         handle.cancel()
         XCTAssertEqual(recorder.waitForEnd(seconds: 10), .some(.cancelled), "cancelled while waiting for the head")
         handle.cancel()   // a second cancel is harmless
@@ -199,7 +199,7 @@ final class HTTPClientTests: StandInTestCase {
         server.setFault(.delay(milliseconds: 30_000), forPathPrefix: "/slow")
         let slow = request("/slow")
         let call = Task { try await client.response(to: slow, limit: 1 << 20) }
-        XCTAssertTrue(server.waitForRequest { $0.contains("/slow") }, "the request is out, its head not yet back")
+        XCTAssertTrue(server.waitForRequest(timeout: Patience.seconds(10)) { $0.contains("/slow") }, "the request is out, its head not yet back")
         call.cancel()
         let result = await call.result
         XCTAssertThrowsError(try result.get()) { XCTAssertEqual($0 as? HTTPFailure, .cancelled) }

@@ -48,7 +48,7 @@ final class PCMRingTests: XCTestCase {
         }.start()
         XCTAssertEqual(done.wait(timeout: .now() + 0.2), .timedOut, "the producer should wait for room")
         pcm.cancel()
-        XCTAssertEqual(done.wait(timeout: .now() + 5), .success)
+        XCTAssertEqual(done.wait(timeout: .now() + Patience.seconds(5)), .success)
         XCTAssertEqual(result.flag, false)
     }
 

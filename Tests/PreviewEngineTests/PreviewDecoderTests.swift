@@ -20,7 +20,7 @@ final class PreviewDecoderTests: XCTestCase {
             done.signal()
         }
         decoder.start()
-        XCTAssertEqual(done.wait(timeout: .now() + 30), .success, "decoder did not finish")
+        XCTAssertEqual(done.wait(timeout: .now() + Patience.seconds(30)), .success, "decoder did not finish")
         var samples = [Float](repeating: 0, count: pcm.availableFrames * 2)
         let n = samples.withUnsafeMutableBufferPointer { pcm.read(into: $0.baseAddress!, frames: pcm.availableFrames) }
         return (events.all, Array(samples.prefix(n * 2)))
@@ -50,7 +50,7 @@ final class PreviewDecoderTests: XCTestCase {
             stopped.signal()
         }
         PreviewDecoder(source: source, output: pcm, park: { $0 >= head }, onEvent: note).start()
-        XCTAssertEqual(stopped.wait(timeout: .now() + 30), .success)
+        XCTAssertEqual(stopped.wait(timeout: .now() + Patience.seconds(30)), .success)
         guard case .parked(let parkedAt)? = events.all.last else { return XCTFail("\(events.all)") }
         XCTAssertGreaterThanOrEqual(parkedAt, head)
         XCTAssertLessThan(parkedAt, head + 2048, "it stops within one decoded frame of the head")
@@ -58,7 +58,7 @@ final class PreviewDecoderTests: XCTestCase {
         XCTAssertFalse(pcm.isFinished, "a parked head leaves the buffer open for the rest")
 
         PreviewDecoder(source: source, output: pcm, framesBefore: parkedAt, onEvent: note).start()
-        XCTAssertEqual(stopped.wait(timeout: .now() + 30), .success)
+        XCTAssertEqual(stopped.wait(timeout: .now() + Patience.seconds(30)), .success)
         guard case .finished(let total)? = events.all.last else { return XCTFail("\(events.all)") }
         XCTAssertEqual(events.all.filter { if case .ready = $0 { return true } else { return false } }.count, 1,
                        "the continuing decoder does not announce the track again")

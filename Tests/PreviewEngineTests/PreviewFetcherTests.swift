@@ -111,7 +111,7 @@ final class PreviewFetcherTests: StandInTestCase {
                 if case .ready = event { return }
                 done.signal()
             }.start()
-            XCTAssertEqual(done.wait(timeout: .now() + 30), .success, name)
+            XCTAssertEqual(done.wait(timeout: .now() + Patience.seconds(30)), .success, name)
             guard case .finished(let frames)? = events.all.last else { return XCTFail("\(name): \(events.all)") }
             XCTAssertEqual(frames, seconds * 44_100, accuracy: 1024, name)
         }
@@ -145,7 +145,7 @@ final class PreviewFetcherTests: StandInTestCase {
         let held = expectation(description: "the head's range is in")
         bytes.onHold { held.fulfill() }
         let handle = fetcher.fetch(url, into: bytes, headBytes: 16 << 10)
-        wait(for: [held], timeout: 20)
+        wait(for: [held], timeout: Patience.seconds(20))
         XCTAssertEqual(bytes.receivedCount, 16 << 10)
         XCTAssertFalse(bytes.isComplete)
         XCTAssertNil(bytes.error)

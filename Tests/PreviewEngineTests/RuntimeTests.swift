@@ -24,12 +24,12 @@ final class RuntimeTests: XCTestCase {
             await Task.yield()
             onLoop.withLock { $0.append(loop.inLoop) }
         }
-        XCTAssertEqual(done.wait(timeout: .now() + 5), .success)
+        XCTAssertEqual(done.wait(timeout: .now() + Patience.seconds(5)), .success)
         XCTAssertEqual(seen.withLock { $0 }, ["early", "late"])
         XCTAssertEqual(onLoop.withLock { $0 }, [true, true], "a task that prefers the loop runs on its thread")
         XCTAssertFalse(loop.inLoop)
         loop.stop()
-        XCTAssertEqual(ended.wait(timeout: .now() + 5), .success, "stop ends run")
+        XCTAssertEqual(ended.wait(timeout: .now() + Patience.seconds(5)), .success, "stop ends run")
     }
 
     func testThePoolRunsJobsAtOnceAndReusesItsThreads() {
@@ -39,14 +39,14 @@ final class RuntimeTests: XCTestCase {
         for _ in 0..<3 {
             pool.run { running.signal(); release.wait() }
         }
-        for _ in 0..<3 { XCTAssertEqual(running.wait(timeout: .now() + 5), .success, "three blocking jobs run at once") }
+        for _ in 0..<3 { XCTAssertEqual(running.wait(timeout: .now() + Patience.seconds(5)), .success, "three blocking jobs run at once") }
         XCTAssertEqual(pool.counts.threads, 3)
         for _ in 0..<3 { release.signal() }
         XCTAssertTrue(eventually(timeout: 5, interval: 0.001) { pool.counts.idle == 3 }, "the workers go back to waiting")
         for _ in 0..<10 {   // one after another: the idle workers take them, no thread is added
             let finished = DispatchSemaphore(value: 0)
             pool.run { finished.signal() }
-            XCTAssertEqual(finished.wait(timeout: .now() + 5), .success)
+            XCTAssertEqual(finished.wait(timeout: .now() + Patience.seconds(5)), .success)
         }
         XCTAssertEqual(pool.counts.threads, 3)
     }
