@@ -37,9 +37,10 @@ public func eventually(timeout: TimeInterval = 10, interval: TimeInterval = 0.02
 
 /// `eventually` for a condition that must be asked with `await` (a front-end's command): the same
 /// timeout, interval and patience, sleeping with `Task.sleep` so that no thread of the pool is held
-/// meanwhile. (A name of its own: an `async` overload of `eventually` would be chosen for every
-/// call in an `async` test, and each would need an `await`.)
+/// meanwhile, on the caller's actor if it has one. (A name of its own: an `async` overload of
+/// `eventually` would be chosen for every call in an `async` test, and each would need an `await`.)
 public func eventuallyAsync<T>(timeout: TimeInterval = 10, interval: TimeInterval = 0.02,
+                               isolation: isolated (any Actor)? = #isolation,
                                _ condition: () async throws -> T?) async rethrows -> T? {
     let deadline = Date(timeIntervalSinceNow: Patience.seconds(timeout))
     while true {
@@ -52,8 +53,9 @@ public func eventuallyAsync<T>(timeout: TimeInterval = 10, interval: TimeInterva
 /// `eventuallyAsync` for a condition that is true or not: whether it became true in time.
 @discardableResult
 public func eventuallyAsync(timeout: TimeInterval = 10, interval: TimeInterval = 0.02,
+                            isolation: isolated (any Actor)? = #isolation,
                             _ condition: () async throws -> Bool) async rethrows -> Bool {
-    try await eventuallyAsync(timeout: timeout, interval: interval) { try await condition() ? true : nil } ?? false
+    try await eventuallyAsync(timeout: timeout, interval: interval, isolation: isolation) { try await condition() ? true : nil } ?? false
 }
 
 /// Waits until `value` has not changed for `quiet` seconds ("nothing more arrives"), at most
