@@ -62,12 +62,11 @@ public final class ChildProcess {
         if isRunning { Glibc.kill(pid, signal) }
     }
 
-    /// Waits for the exit at most `timeout` seconds (then SIGKILL); returns the exit status
-    /// (128 + signal number when killed by a signal).
+    /// Waits for the exit at most `timeout` seconds, times the patience (then SIGKILL); returns the
+    /// exit status (128 + signal number when killed by a signal).
     @discardableResult
     public func wait(timeout: TimeInterval) -> Int32 {
-        let deadline = Date(timeIntervalSinceNow: timeout)
-        while isRunning && Date() < deadline { usleep(5_000) }
+        eventually(timeout: timeout, interval: 0.005) { !isRunning }
         if isRunning {
             Glibc.kill(pid, SIGKILL)
             var status: Int32 = 0

@@ -35,12 +35,12 @@ public final class DaemonProcess {
         let command = launcher + [binary, "--socket", socketPath] + mpd + arguments
         process = try ChildProcess(command[0], Array(command.dropFirst()), environment: environment, captureStderr: true)
         stderr = DataCollector(process.stderr!)
-        let deadline = Date(timeIntervalSinceNow: 20)
-        while !FileManager.default.fileExists(atPath: socketPath) {
-            guard process.isRunning, Date() < deadline else {
-                throw TestSupportError("previewd did not create its socket; it said: \(log)")
-            }
-            usleep(10_000)
+        let listening = eventually(timeout: 20, interval: 0.01) { () -> Bool? in
+            if FileManager.default.fileExists(atPath: socketPath) { return true }
+            return process.isRunning ? nil : false
+        }
+        guard listening == true else {
+            throw TestSupportError("previewd did not create its socket; it said: \(log)")
         }
     }
 
@@ -53,7 +53,7 @@ public final class DaemonProcess {
     /// What previewd logged (complete only after `stop()`).
     public var log: String { String(decoding: stderr.snapshot(), as: UTF8.self) }
 
-    /// Sends SIGTERM, waits (at most 20 s, then SIGKILL) and returns the exit status.
+    /// Sends SIGTERM, waits (at most 20 s times the patience, then SIGKILL) and returns the exit status.
     @discardableResult
     public func stop() -> Int32 {
         process.signal(SIGTERM)

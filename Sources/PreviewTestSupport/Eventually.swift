@@ -35,6 +35,29 @@ public func eventually(timeout: TimeInterval = 10, interval: TimeInterval = 0.02
     try eventually(timeout: timeout, interval: interval) { try condition() ? true : nil } ?? false
 }
 
+/// `eventually` for a condition that must be asked with `await` (a front-end's command): the same
+/// timeout, interval and patience, sleeping with `Task.sleep` so that no thread of the pool is held
+/// meanwhile, on the caller's actor if it has one. (A name of its own: an `async` overload of
+/// `eventually` would be chosen for every call in an `async` test, and each would need an `await`.)
+public func eventuallyAsync<T>(timeout: TimeInterval = 10, interval: TimeInterval = 0.02,
+                               isolation: isolated (any Actor)? = #isolation,
+                               _ condition: () async throws -> T?) async rethrows -> T? {
+    let deadline = Date(timeIntervalSinceNow: Patience.seconds(timeout))
+    while true {
+        if let value = try await condition() { return value }
+        guard Date() < deadline else { return nil }
+        try? await Task.sleep(nanoseconds: UInt64(interval * 1_000_000_000))
+    }
+}
+
+/// `eventuallyAsync` for a condition that is true or not: whether it became true in time.
+@discardableResult
+public func eventuallyAsync(timeout: TimeInterval = 10, interval: TimeInterval = 0.02,
+                            isolation: isolated (any Actor)? = #isolation,
+                            _ condition: () async throws -> Bool) async rethrows -> Bool {
+    try await eventuallyAsync(timeout: timeout, interval: interval, isolation: isolation) { try await condition() ? true : nil } ?? false
+}
+
 /// Waits until `value` has not changed for `quiet` seconds ("nothing more arrives"), at most
 /// `timeout` seconds (times the patience); returns the value it settled on, or nil when it kept
 /// changing. `quiet` is not scaled: it is the property checked, not patience.

@@ -68,20 +68,18 @@ public final class MonitorRecorder: @unchecked Sendable {
 
     /// Waits until, after sample `start`, a 50 ms window satisfies `test` (given the window's start, its
     /// dominant tone or nil for silence/unclear, and its RMS); returns that window's start sample.
-    /// `timeout` is a hang guard only, never a speed check.
+    /// `timeout` (times the patience) is a hang guard only, never a speed check.
     public func waitFor(after start: Int, timeout: TimeInterval = 15, _ test: (Int, Double?, Float) -> Bool) -> Int? {
         let detector = ToneDetector(frequencies: Fixtures.toneFrequencies, sampleRate: Double(sampleRate))
         var position = start
-        let deadline = Date(timeIntervalSinceNow: timeout)
-        while Date() < deadline {
+        return eventually(timeout: timeout) { () -> Int? in
             while position + window <= sampleCount {
                 let slice = samples(in: position..<position + window)[...]
                 if test(position, detector.dominantTone(in: slice), ToneDetector.rms(slice)) { return position }
                 position += window / 2
             }
-            usleep(20_000)
+            return nil
         }
-        return nil
     }
 
     /// Samples in one analysis window (50 ms).

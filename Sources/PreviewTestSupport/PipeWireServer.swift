@@ -29,12 +29,12 @@ public final class PipeWireServer {
             for program in ["pipewire", "wireplumber", "pipewire-pulse"] {
                 processes.append(try ChildProcess(ProcessRunner.which(program)!, [], environment: environment))
             }
-            let deadline = Date(timeIntervalSinceNow: 20)
-            while (try? pactl(["info"]).status) != 0 {
-                guard Date() < deadline, processes.allSatisfy(\.isRunning) else {
-                    throw TestSupportError("PipeWire did not start (pipewire, wireplumber, pipewire-pulse on a private bus)")
-                }
-                usleep(50_000)
+            let answering = eventually(timeout: 20, interval: 0.05) { () -> Bool? in
+                if (try? pactl(["info"]).status) == 0 { return true }
+                return processes.allSatisfy(\.isRunning) ? nil : false
+            }
+            guard answering == true else {
+                throw TestSupportError("PipeWire did not start (pipewire, wireplumber, pipewire-pulse on a private bus)")
             }
         } catch {
             stop()

@@ -57,7 +57,7 @@ public final class DataCollector: @unchecked Sendable {
     }
 
     func finish() -> Data {
-        _ = done.wait(timeout: .now() + 5)
+        _ = done.wait(timeout: .now() + Patience.seconds(5))
         lock.lock(); defer { lock.unlock() }
         return data
     }

@@ -31,12 +31,9 @@ public final class PulseServer {
         environment.removeValue(forKey: "PULSE_SERVER")
         process = try ChildProcess(ProcessRunner.which("pulseaudio")!, arguments, environment: environment)
         let pactl = ProcessRunner.which("pactl")!
-        let deadline = Date(timeIntervalSinceNow: 15)
-        while Date() < deadline {
-            if (try? ProcessRunner.run(pactl, ["--server", address, "info"], timeout: 5).status) == 0 { return }
-            usleep(50_000)
-        }
-        throw TestSupportError("private PulseAudio did not start")
+        guard eventually(timeout: 15, interval: 0.05, {
+            (try? ProcessRunner.run(pactl, ["--server", address, "info"], timeout: 5).status) == 0
+        }) else { throw TestSupportError("private PulseAudio did not start") }
     }
 
     /// Also serves the native protocol on 127.0.0.1 (module-native-protocol-tcp, anonymous), as a

@@ -18,11 +18,11 @@ public final class SessionBus {
         let socket = directory + "/bus"
         address = "unix:path=" + socket
         process = try ChildProcess(daemon, ["--session", "--nofork", "--nopidfile", "--address=" + address], captureStderr: true)
-        let deadline = Date(timeIntervalSinceNow: 10)
-        while !FileManager.default.fileExists(atPath: socket) {
-            guard process.isRunning, Date() < deadline else { throw TestSupportError("dbus-daemon did not start") }
-            usleep(10_000)
+        let listening = eventually(timeout: 10, interval: 0.01) { () -> Bool? in
+            if FileManager.default.fileExists(atPath: socket) { return true }
+            return process.isRunning ? nil : false
         }
+        guard listening == true else { throw TestSupportError("dbus-daemon did not start") }
     }
 
     /// The test's environment with this bus as the session bus.

@@ -65,11 +65,11 @@ public final class SnapcastServer {
                                        captureStderr: true)
         server = process
         serverLog = DataCollector(process.stderr!)
-        let deadline = Date(timeIntervalSinceNow: 15)
-        while !Self.accepts(port: streamPort) {
-            guard process.isRunning, Date() < deadline else { throw TestSupportError("snapserver did not start: \(log)") }
-            usleep(20_000)
+        let listening = eventually(timeout: 15) { () -> Bool? in
+            if Self.accepts(port: streamPort) { return true }
+            return process.isRunning ? nil : false
         }
+        guard listening == true else { throw TestSupportError("snapserver did not start: \(log)") }
     }
 
     /// A snapclient playing this server's stream into `sink` of the PulseAudio server `pulseServer`.
@@ -116,7 +116,7 @@ public final class SnapcastServer {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0 }
         }
         guard connected else { throw TestSupportError("snapserver's control port: \(errno)") }
-        var timeout = timeval(tv_sec: 10, tv_usec: 0)
+        var timeout = timeval(tv_sec: Int(Patience.seconds(10)), tv_usec: 0)
         setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
         let request = Array("{\"id\":1,\"jsonrpc\":\"2.0\",\"method\":\"\(method)\",\"params\":\(params)}\r\n".utf8)
         guard request.withUnsafeBytes({ send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }) == request.count else {

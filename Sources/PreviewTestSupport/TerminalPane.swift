@@ -24,17 +24,14 @@ public final class TerminalPane {
     /// The screen's text, one line per row (colours left out).
     public func capture() -> String { (try? run(["capture-pane", "-p"]).stdout) ?? "" }
 
-    /// Waits until the screen satisfies `test`; returns the screen it saw last. `timeout` is a hang
-    /// guard, not a speed check.
+    /// Waits until the screen satisfies `test`; returns that screen, or nil when it never came.
+    /// `timeout` (times the patience) is a hang guard, not a speed check.
     @discardableResult
     public func waitFor(timeout: TimeInterval = 15, _ test: (String) -> Bool) -> String? {
-        let deadline = Date(timeIntervalSinceNow: timeout)
-        while Date() < deadline {
+        eventually(timeout: timeout, interval: 0.05) { () -> String? in
             let screen = capture()
-            if test(screen) { return screen }
-            usleep(50_000)
+            return test(screen) ? screen : nil
         }
-        return nil
     }
 
     /// Waits until `text` is on the screen.

@@ -52,8 +52,7 @@ final class ALSAOutputTests: XCTestCase {
         let second = try decode(Fixtures.tone(550), id: 2, format: sequencer.format)
         sequencer.play(first, paused: false)
         sequencer.enqueue(second)
-        let deadline = Date(timeIntervalSinceNow: 30)   // a hang guard: the null device plays at once
-        while !events.withLock({ $0.contains(.drained(2)) }), Date() < deadline { usleep(10_000) }
+        eventually(timeout: 30) { events.withLock { $0.contains(.drained(2)) } }   // a hang guard: the null device plays at once
         XCTAssertEqual(events.withLock { $0 }, [.drained(1), .started(2), .drained(2)])
         sequencer.close()   // the file plugin writes its last frames as the device closes
 
@@ -65,14 +64,11 @@ final class ALSAOutputTests: XCTestCase {
                                                     "-ar", String(rate), "-ac", "2", "-f", ffmpegFormat, "-y", reference], timeout: 60)
         XCTAssertEqual(result.status, 0, result.stderr)
         let expected = try Data(contentsOf: URL(fileURLWithPath: reference))
-        // The thread closes the device after `close`: wait for the file to hold everything.
-        var played = Data()
-        let written = Date(timeIntervalSinceNow: 10)
-        repeat {
-            played = (try? Data(contentsOf: URL(fileURLWithPath: raw))) ?? Data()
-            if played.count >= expected.count - 16 { usleep(50_000); played = (try? Data(contentsOf: URL(fileURLWithPath: raw))) ?? played; break }
-            usleep(10_000)
-        } while Date() < written
+        // The thread closes the device after `close`: wait for the file to hold everything, and to grow no more.
+        let size = { ((try? FileManager.default.attributesOfItem(atPath: raw))?[.size] as? NSNumber)?.intValue ?? 0 }
+        eventually { size() >= expected.count - 16 }
+        _ = settled(quiet: 0.1) { size() }
+        let played = (try? Data(contentsOf: URL(fileURLWithPath: raw))) ?? Data()
         return (played, expected)
     }
 
@@ -89,7 +85,7 @@ final class ALSAOutputTests: XCTestCase {
             if case .ready = event { return }
             done.signal()
         }.start()
-        XCTAssertEqual(done.wait(timeout: .now() + 30), .success, "decoder did not finish")
+        XCTAssertEqual(done.wait(timeout: .now() + Patience.seconds(30)), .success, "decoder did not finish")
         return pcm
     }
 

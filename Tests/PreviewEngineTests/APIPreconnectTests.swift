@@ -28,10 +28,9 @@ final class APIPreconnectTests: StandInTestCase {
         defer { http.shutdown() }
         let exchanges = LiveObjects.httpExchanges.count
         warm.startedBySocket()
-        XCTAssertTrue(server.waitForRequest { $0.hasPrefix("HEAD / ") }, "the API's origin is probed", file: file, line: line)
+        XCTAssertTrue(server.waitForRequest(timeout: Patience.seconds(10)) { $0.hasPrefix("HEAD / ") }, "the API's origin is probed", file: file, line: line)
         if !racing {   // the search comes once the client has ended the probe (its exchange released)
-            let deadline = Date(timeIntervalSinceNow: 10)   // a hang guard
-            while LiveObjects.httpExchanges.count > exchanges, Date() < deadline { usleep(1_000) }
+            eventually(interval: 0.001) { LiveObjects.httpExchanges.count <= exchanges }   // a hang guard
         }
         let page = try await client.search(CatalogQuery(term: "sine waves", limit: 3))
         XCTAssertEqual(page.results.map(\.trackId), [1001, 1002, 1003], file: file, line: line)

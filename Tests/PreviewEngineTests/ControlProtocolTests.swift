@@ -2,6 +2,7 @@ import Foundation
 import Glibc
 import PreviewCore
 @testable import PreviewEngine
+import PreviewTestSupport
 import XCTest
 
 /// The control socket (`ControlProtocol` on a `LineServer`) with a plain handler at the seam (the
@@ -26,7 +27,7 @@ final class ControlProtocolTests: XCTestCase {
 
     private func server(events: EventHub? = nil, stallTimeout: Double = 5, idleTimeout: Double = 120) -> JSONSocket {
         let control = ControlProtocol(loop: loop, events: events, rules: LineRules(stallTimeout: stallTimeout, idleTimeout: idleTimeout)) { request in
-            if request.cmd == "slow" { await SlowAnswer.wait() }
+            if request.cmd == "slow" { await SlowAnswer.delay() }
             return ControlReply.success(id: request.id, request.cmd)
         }
         return JSONSocket(path: path, control: control, server: LineServer(serving: control, loop: loop, name: "control", log: Log(minimum: .error)))
@@ -92,7 +93,7 @@ final class ControlProtocolTests: XCTestCase {
         let subscribed = try watcher.ask(#"{"id":9,"cmd":"subscribe"}"#)
         XCTAssertEqual(subscribed.id, 9)
         XCTAssertTrue(subscribed.ok)
-        waitFor { self.onLoop { server.subscriberCount } == 1 }
+        XCTAssertTrue(eventually { self.onLoop { server.subscriberCount } == 1 }, "subscribed")
         onLoop {
             hub.publish(.state(.playing, index: 2))
             hub.publish(.track(index: 2, id: 3, Track(trackId: 7, trackName: "Seven")))
@@ -109,7 +110,7 @@ final class ControlProtocolTests: XCTestCase {
         XCTAssertEqual(try other.ask(#"{"id":3,"cmd":"status"}"#).ok, true)
         // Leaving ends the subscription.
         close(watcher.fd)
-        waitFor { self.onLoop { server.subscriberCount } == 0 }
+        XCTAssertTrue(eventually { self.onLoop { server.subscriberCount } == 0 }, "the subscription ended")
         XCTAssertEqual(onLoop { server.subscriberCount }, 0)
     }
 
@@ -122,7 +123,7 @@ final class ControlProtocolTests: XCTestCase {
         defer { server.stop() }
         let remote = try LineClient(path: path)
         XCTAssertEqual(try remote.ask(#"{"id":1,"cmd":"subscribe"}"#).id, 1)
-        waitFor { self.onLoop { server.subscriberCount } == 1 }
+        XCTAssertTrue(eventually { self.onLoop { server.subscriberCount } == 1 }, "subscribed")
         try remote.send(#"{"id":2,"cmd":"slow"}"#)
         onLoop { hub.publish(.state(.playing, index: 0)) }
         try remote.send(#"{"id":3,"cmd":"status"}"#)
@@ -161,7 +162,7 @@ final class ControlProtocolTests: XCTestCase {
         let noTicks = expectation(description: "nobody wants ticks")
         onLoop { hub.onPositionInterest = { if !hub.wantsPosition { noTicks.fulfill() } } }
         shutdown(ticked.fd, Int32(SHUT_RDWR))
-        wait(for: [noTicks], timeout: 10)
+        wait(for: [noTicks], timeout: Patience.seconds(10))
     }
 
     func testASubscriberThatNeverReadsIsDroppedWithoutBlockingAnyone() throws {
@@ -171,7 +172,7 @@ final class ControlProtocolTests: XCTestCase {
         defer { server.stop() }
         let sleeper = try LineClient(path: path, receiveBuffer: 4096)
         try sleeper.send(#"{"cmd":"subscribe"}"#)
-        waitFor { self.onLoop { server.subscriberCount } == 1 }
+        XCTAssertTrue(eventually { self.onLoop { server.subscriberCount } == 1 }, "subscribed")
         let big = Track(trackId: 1, trackName: String(repeating: "n", count: 4000))
         let left = onLoop { () -> Int in
             for i in 0..<5000 {
@@ -234,11 +235,6 @@ final class ControlProtocolTests: XCTestCase {
         let client = try LineClient(path: path)
         XCTAssertEqual(try client.ask(#"{"id":1,"cmd":"status"}"#).ok, true)
         XCTAssertThrowsError(try client.receiveLine(), "closed after a second without a request")
-    }
-
-    private func waitFor(_ condition: () -> Bool) {
-        let deadline = Date(timeIntervalSinceNow: 10)
-        while !condition() && Date() < deadline { usleep(10_000) }
     }
 
     func testRefusesAFolderOthersCouldWriteTo() throws {
@@ -369,11 +365,14 @@ private final class ValueBox<T>: @unchecked Sendable {
     var value: T?
 }
 
-/// What the "slow" command waits for: 200 ms on a thread of its own (not the runtime's pool).
+/// What makes the "slow" command slow: 200 ms on a thread of its own (not the runtime's pool).
 private enum SlowAnswer {
-    static func wait() async {
+    static func delay() async {
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            startThread(named: "test.slow") { usleep(200_000); continuation.resume() }
+            startThread(named: "test.slow") {
+                usleep(200_000)   // The property: a command whose answer comes late, while events and other answers go on.
+                continuation.resume()
+            }
         }
     }
 }

@@ -1,6 +1,7 @@
 import Foundation
 import PreviewCore
 import PreviewEngine
+import PreviewTestSupport
 import XCTest
 
 /// The front-end seam in-process: the engine built as previewd builds it (its loop on a thread of
@@ -31,7 +32,7 @@ final class FrontEndSeamTests: StandInTestCase {
     override func tearDown() {
         if let engine, let loopEnded {
             engine.loop.execute { engine.shutDown("the test is over") }
-            wait(for: [loopEnded], timeout: 60)
+            wait(for: [loopEnded], timeout: Patience.seconds(60))
         }
         engine = nil
         sequencer.close()
@@ -60,15 +61,15 @@ final class FrontEndSeamTests: StandInTestCase {
         guard case .catalog(let report) = found else { return XCTFail("search answered \(found)") }
         XCTAssertEqual(report.results.map(\.trackId), [1001, 1002, 1003])
         XCTAssertEqual(report.firstQueueIndex, 0)
-        await fulfillment(of: [playing], timeout: 30)
+        await fulfillment(of: [playing], timeout: Patience.seconds(30))
         let ticked = ticker.expectation("a position tick while playing") { if case .position(let ms, _) = $0 { ms > 0 } else { false } }
-        await fulfillment(of: [ticked], timeout: 30)
+        await fulfillment(of: [ticked], timeout: Patience.seconds(30))
 
         let second = recorder.expectation("the second track") { if case .track(index: 1, _, _, _) = $0 { true } else { false } }
         let moved = try await recorder.perform(.next)
         guard case .status(let status) = moved else { return XCTFail("next answered \(moved)") }
         XCTAssertEqual(status.index, 1)
-        await fulfillment(of: [second], timeout: 30)
+        await fulfillment(of: [second], timeout: Patience.seconds(30))
 
         do {
             _ = try await recorder.perform(.play(.index(99)))
@@ -88,7 +89,7 @@ final class FrontEndSeamTests: StandInTestCase {
         let failure = try XCTUnwrap(catalogFailure)
         XCTAssertEqual(failure.code, .httpStatus)
         let published = recorder.expectation("the catalog failure is published") { $0 == .error(failure.message) }
-        await fulfillment(of: [published], timeout: 10)
+        await fulfillment(of: [published], timeout: Patience.seconds(10))
 
         let heard = recorder.events.compactMap(Self.kind)
         XCTAssertEqual(Array(heard.prefix(3)), ["queue", "track", "state"], "\(heard)")
@@ -106,11 +107,9 @@ final class FrontEndSeamTests: StandInTestCase {
         let file = { (i: Int) in report.results[i].previewUrl!.components(separatedBy: "/").last! }
         let asked = { [server] (i: Int) in server!.requestLog.filter { $0.contains("/\(file(i)) ") } }
         // The heads of the first four results arrive (no event tells a front-end: the stand-in's log does).
-        let deadline = Date(timeIntervalSinceNow: 30)
-        while Date() < deadline {
+        try await eventuallyAsync(timeout: 30) { () async throws -> Bool in
             let held = headsHeld(try await recorder.perform(.memory))
-            if held >= 4, !(0..<4).contains(where: { asked($0).isEmpty }) { break }
-            try await Task.sleep(nanoseconds: 20_000_000)
+            return held >= 4 && !(0..<4).contains(where: { asked($0).isEmpty })
         }
         for i in 0..<4 { XCTAssertEqual(asked(i).map { $0.hasSuffix("range=bytes=0-16383") }, [true], "result \(i): \(asked(i))") }
         XCTAssertEqual(asked(5), [], "only the first K results")
@@ -121,12 +120,11 @@ final class FrontEndSeamTests: StandInTestCase {
         let before = recorder.events.count
         guard case .added(let added) = try await recorder.perform(.add(.tracks(report.results), tap)) else { return XCTFail("add answered otherwise") }
         XCTAssertEqual(added.ids.count, report.results.count)
-        await fulfillment(of: [playing], timeout: 30)
+        await fulfillment(of: [playing], timeout: Patience.seconds(30))
         let queueEvents = recorder.events.dropFirst(before).filter { if case .queue = $0 { true } else { false } }
         XCTAssertEqual(queueEvents.count, 1, "one change: no moment when the queue is empty: \(queueEvents)")
         // Its whole download, then the neighbours' (the one before had a head too): no byte twice.
-        let whole = Date(timeIntervalSinceNow: 30)
-        while asked(3).count < 2 || asked(2).count < 2, Date() < whole { try await Task.sleep(nanoseconds: 20_000_000) }
+        await eventuallyAsync(timeout: 30) { asked(3).count >= 2 && asked(2).count >= 2 }
         XCTAssertEqual(asked(3).map { $0.components(separatedBy: " range=").last! }, ["bytes=0-16383", "bytes=16384-"])
         XCTAssertEqual(asked(2).map { $0.components(separatedBy: " range=").last! }, ["bytes=0-16383", "bytes=16384-"])
         guard case .memory(let memory) = try await recorder.perform(.memory) else { return XCTFail("memory answered otherwise") }

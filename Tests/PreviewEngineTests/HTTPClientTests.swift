@@ -156,7 +156,7 @@ final class HTTPClientTests: StandInTestCase {
         server.setFault(.delay(milliseconds: 30_000), forPathPrefix: "/slow")
         let holder = Recorder()
         let holding = client.start(request("/slow") { $0.stallTimeout = 60 }, handler: holder)
-        XCTAssertTrue(server.waitForRequest { $0.contains("/slow") }, "the first request holds the one connection")
+        XCTAssertTrue(server.waitForRequest(timeout: Patience.seconds(10)) { $0.contains("/slow") }, "the first request holds the one connection")
         let held = Recorder()
         client.start(request(previewPath) { $0.stallTimeout = 1 }, handler: held)
         let end = held.waitForEnd(seconds: 30)
@@ -186,7 +186,7 @@ final class HTTPClientTests: StandInTestCase {
         server.setFault(.delay(milliseconds: 30_000), forPathPrefix: "/slow")
         let recorder = Recorder()
         let handle = client.start(request("/slow"), handler: recorder)
-        usleep(100_000)
+        XCTAssertTrue(server.waitForRequest(timeout: Patience.seconds(10)) { $0.contains("/slow") }, "the request is out, its head not yet back")
         handle.cancel()
         XCTAssertEqual(recorder.waitForEnd(seconds: 10), .some(.cancelled), "cancelled while waiting for the head")
         handle.cancel()   // a second cancel is harmless
@@ -199,7 +199,7 @@ final class HTTPClientTests: StandInTestCase {
         server.setFault(.delay(milliseconds: 30_000), forPathPrefix: "/slow")
         let slow = request("/slow")
         let call = Task { try await client.response(to: slow, limit: 1 << 20) }
-        try await Task.sleep(nanoseconds: 100_000_000)
+        XCTAssertTrue(server.waitForRequest(timeout: Patience.seconds(10)) { $0.contains("/slow") }, "the request is out, its head not yet back")
         call.cancel()
         let result = await call.result
         XCTAssertThrowsError(try result.get()) { XCTAssertEqual($0 as? HTTPFailure, .cancelled) }
@@ -257,37 +257,32 @@ final class HTTPClientTests: StandInTestCase {
 
 /// Records what an exchange reported, for tests that drive `HTTPClient.start` directly.
 private final class Recorder: HTTPResponseHandler, @unchecked Sendable {
-    private let condition = NSCondition()
+    private let lock = NSLock()
     private var bodyBytes = 0
     private var end: HTTPFailure??
 
     func receive(head: HTTPHead) -> Bool { true }
 
     func receive(body: UnsafeRawBufferPointer) -> Bool {
-        condition.lock(); bodyBytes += body.count; condition.broadcast(); condition.unlock()
+        lock.withLock { bodyBytes += body.count }
         return true
     }
 
     func finish(_ failure: HTTPFailure?) {
-        condition.lock()
-        if end != nil { XCTFail("finish is called once") }
-        end = .some(failure)
-        condition.broadcast()
-        condition.unlock()
+        lock.withLock {
+            if end != nil { XCTFail("finish is called once") }
+            end = .some(failure)
+        }
     }
 
-    /// The end (nil inside: success), or nil when it did not come within `seconds` (a hang guard).
+    /// The end (nil inside: success), or nil when it did not come within `seconds` times the
+    /// patience (a hang guard; 0 asks once: has it ended?).
     func waitForEnd(seconds: Double) -> HTTPFailure?? {
-        condition.lock(); defer { condition.unlock() }
-        let deadline = Date(timeIntervalSinceNow: seconds)
-        while end == nil, condition.wait(until: deadline) {}
-        return end
+        eventually(timeout: seconds) { () -> HTTPFailure?? in lock.withLock { end } }
     }
 
+    /// Whether some of the body came within `seconds` times the patience (a hang guard).
     func waitForBody(seconds: Double) -> Bool {
-        condition.lock(); defer { condition.unlock() }
-        let deadline = Date(timeIntervalSinceNow: seconds)
-        while bodyBytes == 0, condition.wait(until: deadline) {}
-        return bodyBytes > 0
+        eventually(timeout: seconds) { lock.withLock { bodyBytes > 0 } }
     }
 }

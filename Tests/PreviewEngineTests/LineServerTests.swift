@@ -1,6 +1,7 @@
 import Foundation
 import Glibc
 @testable import PreviewEngine
+import PreviewTestSupport
 import XCTest
 
 /// The connection server under a second protocol (`EchoLineProtocol`, shaped like MPD's: a greeting,
@@ -57,11 +58,6 @@ final class LineServerTests: XCTestCase {
         }
     }
 
-    private func waitFor(_ condition: () -> Bool) {
-        let deadline = Date(timeIntervalSinceNow: 10)
-        while !condition() && Date() < deadline { usleep(10_000) }
-    }
-
     func testGreetsAndAnswersEachLine() throws {
         _ = try serve()
         let client = try client()
@@ -92,7 +88,7 @@ final class LineServerTests: XCTestCase {
         let (server, echo) = try serve(LineRules(maxPushBacklog: 64 << 10))
         let sleeper = try client(receiveBuffer: 4096)
         try sleeper.send("flood 100000")
-        waitFor { self.onLoop { echo.seen.contains("closed") } }
+        XCTAssertTrue(eventually { self.onLoop { echo.seen.contains("closed") } }, "the connection closed")
         XCTAssertEqual(onLoop { echo.seen }, ["got flood 100000", "closed"])
         let pushed = onLoop { () -> Int in echo.pushed }
         XCTAssertLessThan(pushed, 1000, "cut off long before 100,000 lines (100 MB)")
@@ -131,12 +127,12 @@ final class LineServerTests: XCTestCase {
             let due = MonotonicClock.nanoseconds() + 300_000_000   // after the timer's deadline (0.2 s from before now)
             holding.signal()
             left.wait()
-            while MonotonicClock.nanoseconds() < due { usleep(10_000) }
+            while MonotonicClock.nanoseconds() < due { usleep(10_000) }   // The property: the loop held until the timer is due.
         }
         holding.wait()
         shutdown(quitter.fd, Int32(SHUT_RDWR))
         left.signal()
-        waitFor { self.onLoop { echo.seen.contains("closed") } }
+        XCTAssertTrue(eventually { self.onLoop { echo.seen.contains("closed") } }, "the connection closed")
         XCTAssertEqual(onLoop { echo.seen }, ["got ping", "closed"], "dropped once, its half line never handed over")
         XCTAssertEqual(onLoop { server.clientCount }, 0)
         let other = try client()
@@ -215,7 +211,7 @@ final class LineServerTests: XCTestCase {
         try newcomer.send("idle")
         try waiting.send("idle")
         try asking.send("idle")
-        waitFor { self.onLoop { echo.idling } == 3 }
+        XCTAssertTrue(eventually { self.onLoop { echo.idling } == 3 }, "three clients idle")
         let refused = try LineClient(path: path)
         XCTAssertEqual(try refused.receiveText(), "ERR full", "nobody idle: the newcomer is told")
         assertClosed(refused, "and closed")

@@ -37,7 +37,7 @@ final class LoudnessTests: XCTestCase {
             result.withLock { $0 = LoudnessScan.estimate(half, format: .preferred) }
             done.signal()
         }.start()
-        XCTAssertEqual(done.wait(timeout: .now() + 30), .success, "the estimate waited for bytes that had not arrived")
+        XCTAssertEqual(done.wait(timeout: .now() + Patience.seconds(30)), .success, "the estimate waited for bytes that had not arrived")
         let estimate = try XCTUnwrap(result.withLock { $0 })
         XCTAssertFalse(estimate.isWholeTrack)
         XCTAssertEqual(estimate.integratedLUFS, -9.7, accuracy: 0.3)

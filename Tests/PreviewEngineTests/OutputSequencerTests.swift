@@ -1,5 +1,6 @@
 import PreviewCore
 @testable import PreviewEngine
+import PreviewTestSupport
 import XCTest
 
 /// The sequencing every output shares, driven through `MemoryOutput` (the test is the device
@@ -169,7 +170,7 @@ final class OutputSequencerTests: XCTestCase {
         XCTAssertEqual(output.pull(1), [1])
         let faded = expectation(description: "faded")
         sequencer.fadeOutAndStop(milliseconds: 30) { faded.fulfill() }
-        wait(for: [faded], timeout: 10)
+        wait(for: [faded], timeout: Patience.seconds(10))
         XCTAssertNil(sequencer.currentFeed)
         XCTAssertTrue(output.recorded.paused)
         XCTAssertEqual(output.pull(2), [])

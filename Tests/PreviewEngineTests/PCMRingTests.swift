@@ -1,6 +1,7 @@
 import Foundation
 import PreviewCore
 @testable import PreviewEngine
+import PreviewTestSupport
 import Synchronization
 import XCTest
 
@@ -23,12 +24,13 @@ final class PCMRingTests: XCTestCase {
         var received = 0
         var ordered = true
         var out = [Float](repeating: 0, count: 2 * 512)
-        let deadline = Date(timeIntervalSinceNow: 30)
-        while !pcm.isDrained && Date() < deadline {
-            let n = out.withUnsafeMutableBufferPointer { pcm.read(into: $0.baseAddress!, frames: 512) }
-            for i in 0..<n where out[2 * i] != Float(received + i) || out[2 * i + 1] != -Float(received + i) { ordered = false }
-            received += n
-            if n == 0 { usleep(100) }
+        eventually(timeout: 30, interval: 0.0001) { () -> Bool in   // reads all there is, then looks again 0.1 ms later
+            while true {
+                let n = out.withUnsafeMutableBufferPointer { pcm.read(into: $0.baseAddress!, frames: 512) }
+                for i in 0..<n where out[2 * i] != Float(received + i) || out[2 * i + 1] != -Float(received + i) { ordered = false }
+                received += n
+                if n == 0 { return pcm.isDrained }
+            }
         }
         XCTAssertTrue(ordered)
         XCTAssertEqual(received, total)
@@ -46,7 +48,7 @@ final class PCMRingTests: XCTestCase {
         }.start()
         XCTAssertEqual(done.wait(timeout: .now() + 0.2), .timedOut, "the producer should wait for room")
         pcm.cancel()
-        XCTAssertEqual(done.wait(timeout: .now() + 5), .success)
+        XCTAssertEqual(done.wait(timeout: .now() + Patience.seconds(5)), .success)
         XCTAssertEqual(result.flag, false)
     }
 

@@ -24,7 +24,7 @@ final class PreconnectTests: StandInTestCase {
         let client = HTTPClient()
         defer { client.shutdown() }
         client.preconnect(server.baseURL + previewPath, localOrigin: origin)
-        XCTAssertTrue(server.waitForRequest { $0.hasPrefix("HEAD / ") }, "the probe is under way", file: file, line: line)
+        XCTAssertTrue(server.waitForRequest(timeout: Patience.seconds(10)) { $0.hasPrefix("HEAD / ") }, "the probe is under way", file: file, line: line)
         var request = HTTPRequest(url: server.baseURL + previewPath)
         request.localOrigin = origin
         let response = try await client.response(to: request, limit: 1 << 20)
@@ -75,9 +75,8 @@ final class PreconnectTests: StandInTestCase {
         // Asked for once the client has ended the probe (its exchange released): the request then
         // finds the connection idle. (Asked for earlier, it races the probe on a connection of its
         // own: fine for the request, but not what this checks.)
-        XCTAssertTrue(server.waitForRequest { $0.hasPrefix("HEAD / ") }, file: file, line: line)
-        let deadline = Date(timeIntervalSinceNow: 10)   // a hang guard
-        while LiveObjects.httpExchanges.count > exchanges, Date() < deadline { usleep(1_000) }
+        XCTAssertTrue(server.waitForRequest(timeout: Patience.seconds(10)) { $0.hasPrefix("HEAD / ") }, file: file, line: line)
+        eventually(interval: 0.001) { LiveObjects.httpExchanges.count <= exchanges }   // a hang guard
         var request = HTTPRequest(url: server.baseURL + previewPath)
         request.localOrigin = origin
         let response = try await client.response(to: request, limit: 1 << 20)

@@ -1,6 +1,7 @@
 import Foundation
 import PreviewCore
 @testable import PreviewEngine
+import PreviewTestSupport
 import Synchronization
 import XCTest
 
@@ -18,7 +19,7 @@ final class PreviewBytesTests: XCTestCase {
         }.start()
         XCTAssertEqual(got.wait(timeout: .now() + 0.2), .timedOut, "read returned before its bytes came")
         bytes.append(Data([0, 1, 2, 3, 4, 5]))
-        XCTAssertEqual(got.wait(timeout: .now() + 5), .success)
+        XCTAssertEqual(got.wait(timeout: .now() + Patience.seconds(5)), .success)
         XCTAssertEqual(box.outcome, .bytes(3))
         XCTAssertEqual(Array(box.data.prefix(3)), [3, 4, 5])
     }
@@ -54,7 +55,7 @@ final class PreviewBytesTests: XCTestCase {
             done.signal()
         }.start()
         cancelled.cancel()
-        XCTAssertEqual(done.wait(timeout: .now() + 5), .success)
+        XCTAssertEqual(done.wait(timeout: .now() + Patience.seconds(5)), .success)
         XCTAssertEqual(box.outcome, .failed(.cancelled))
     }
 

@@ -20,7 +20,7 @@ final class PreviewDecoderTests: XCTestCase {
             done.signal()
         }
         decoder.start()
-        XCTAssertEqual(done.wait(timeout: .now() + 30), .success, "decoder did not finish")
+        XCTAssertEqual(done.wait(timeout: .now() + Patience.seconds(30)), .success, "decoder did not finish")
         var samples = [Float](repeating: 0, count: pcm.availableFrames * 2)
         let n = samples.withUnsafeMutableBufferPointer { pcm.read(into: $0.baseAddress!, frames: pcm.availableFrames) }
         return (events.all, Array(samples.prefix(n * 2)))
@@ -50,7 +50,7 @@ final class PreviewDecoderTests: XCTestCase {
             stopped.signal()
         }
         PreviewDecoder(source: source, output: pcm, park: { $0 >= head }, onEvent: note).start()
-        XCTAssertEqual(stopped.wait(timeout: .now() + 30), .success)
+        XCTAssertEqual(stopped.wait(timeout: .now() + Patience.seconds(30)), .success)
         guard case .parked(let parkedAt)? = events.all.last else { return XCTFail("\(events.all)") }
         XCTAssertGreaterThanOrEqual(parkedAt, head)
         XCTAssertLessThan(parkedAt, head + 2048, "it stops within one decoded frame of the head")
@@ -58,7 +58,7 @@ final class PreviewDecoderTests: XCTestCase {
         XCTAssertFalse(pcm.isFinished, "a parked head leaves the buffer open for the rest")
 
         PreviewDecoder(source: source, output: pcm, framesBefore: parkedAt, onEvent: note).start()
-        XCTAssertEqual(stopped.wait(timeout: .now() + 30), .success)
+        XCTAssertEqual(stopped.wait(timeout: .now() + Patience.seconds(30)), .success)
         guard case .finished(let total)? = events.all.last else { return XCTFail("\(events.all)") }
         XCTAssertEqual(events.all.filter { if case .ready = $0 { return true } else { return false } }.count, 1,
                        "the continuing decoder does not announce the track again")
@@ -201,11 +201,34 @@ final class PreviewDecoderTests: XCTestCase {
         let done = DispatchSemaphore(value: 0)
         let events = EventLog()
         let decoder = PreviewDecoder(source: source, output: pcm) { events.append($0); done.signal() }
+        let busy = Self.busyDecoders()
         decoder.start()
-        Thread.sleep(forTimeInterval: 0.1)
+        // Cancelled once its read waits: a worker has taken the decoder, and no decoder worker moves.
+        // (A cancel that comes earlier ends the same way: this wait gives the case its name and checks nothing.)
+        if eventually({ Self.busyDecoders() > busy }) { _ = settled(quiet: 0.1) { Self.decoderThreads() } }
         decoder.cancel()
-        XCTAssertEqual(done.wait(timeout: .now() + 10), .success)
+        XCTAssertEqual(done.wait(timeout: .now() + Patience.seconds(10)), .success)
         XCTAssertEqual(events.all, [.failed(.cancelled, framesBefore: 0)])
+    }
+
+    /// Decoder workers running a job.
+    private static func busyDecoders() -> Int {
+        let counts = PreviewDecoder.workers.counts
+        return counts.threads - counts.idle
+    }
+
+    /// Each decoder worker's scheduling state and CPU time ("123 S 4 1", from /proc): unchanged
+    /// while every one of them waits.
+    private static func decoderThreads() -> [String] {
+        let tasks = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/task")) ?? []
+        return tasks.sorted().compactMap { task in
+            let folder = "/proc/self/task/" + task
+            guard (try? String(contentsOfFile: folder + "/comm", encoding: .utf8))?.hasPrefix("previewd.decode") == true,
+                  let stat = try? String(contentsOfFile: folder + "/stat", encoding: .utf8),
+                  let name = stat.range(of: ") ", options: .backwards) else { return nil }
+            let fields = stat[name.upperBound...].split(separator: " ")   // state first; utime and stime 12th and 13th
+            return fields.count > 12 ? "\(task) \(fields[0]) \(fields[11]) \(fields[12])" : nil
+        }
     }
 }
 

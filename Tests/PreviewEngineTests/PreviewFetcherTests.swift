@@ -111,7 +111,7 @@ final class PreviewFetcherTests: StandInTestCase {
                 if case .ready = event { return }
                 done.signal()
             }.start()
-            XCTAssertEqual(done.wait(timeout: .now() + 30), .success, name)
+            XCTAssertEqual(done.wait(timeout: .now() + Patience.seconds(30)), .success, name)
             guard case .finished(let frames)? = events.all.last else { return XCTFail("\(name): \(events.all)") }
             XCTAssertEqual(frames, seconds * 44_100, accuracy: 1024, name)
         }
@@ -145,7 +145,7 @@ final class PreviewFetcherTests: StandInTestCase {
         let held = expectation(description: "the head's range is in")
         bytes.onHold { held.fulfill() }
         let handle = fetcher.fetch(url, into: bytes, headBytes: 16 << 10)
-        wait(for: [held], timeout: 20)
+        wait(for: [held], timeout: Patience.seconds(20))
         XCTAssertEqual(bytes.receivedCount, 16 << 10)
         XCTAssertFalse(bytes.isComplete)
         XCTAssertNil(bytes.error)
@@ -178,7 +178,7 @@ final class PreviewFetcherTests: StandInTestCase {
         defer { fetcher.shutdown() }
         let bytes = PreviewBytes()
         let handle = fetcher.fetch("\(server.baseURL)/previews/tone-440.m4a", into: bytes)
-        usleep(200_000)
+        XCTAssertTrue(eventually { bytes.receivedCount > 0 }, "the download has begun")
         handle.cancel()
         XCTAssertEqual(bytes.error, .cancelled)
     }
@@ -192,6 +192,14 @@ final class PreviewCacheTests: StandInTestCase {
         let fetcher = PreviewFetcher(localOrigin: origin)
         defer { fetcher.shutdown() }
         let url = "\(server.baseURL)/previews/tone-440.m4a"
+        // The cache goes by modification times: each entry stored or read once the clock has passed
+        // the one before's by more than a file time's tick.
+        func clockPassesModification(of url: String) {
+            let file = cache.path(for: url).path
+            let modified = eventually { (try? FileManager.default.attributesOfItem(atPath: file))?[.modificationDate] as? Date }
+            guard let modified else { return XCTFail("\(url) is not in the cache") }
+            eventually { Date().timeIntervalSince(modified) > 0.02 }
+        }
         let first = PreviewDownload(url: url, fetcher: fetcher, limit: 1 << 20, cache: cache)
         waitUntilSettled(first.bytes)
         cache.flush()
@@ -199,6 +207,7 @@ final class PreviewCacheTests: StandInTestCase {
 
         let again = PreviewDownload(url: url, fetcher: fetcher, limit: 1 << 20, cache: cache)
         waitUntilSettled(again.bytes)   // read on the cache's thread, never the caller's
+        clockPassesModification(of: url)
         XCTAssertTrue(again.bytes.isComplete, "served from disk")
         XCTAssertEqual(server.requestLog.count, requests, "no HTTP request for a cached preview")
         var out = [UInt8](repeating: 0, count: again.bytes.receivedCount)
@@ -206,9 +215,10 @@ final class PreviewCacheTests: StandInTestCase {
         XCTAssertEqual(out, [UInt8](try Data(contentsOf: Fixtures.tone(440))))
 
         for name in ["tone-660", "tone-880", "tone-1100"] {
-            let download = PreviewDownload(url: "\(server.baseURL)/previews/\(name).m4a", fetcher: fetcher, limit: 1 << 20, cache: cache)
+            let stored = "\(server.baseURL)/previews/\(name).m4a"
+            let download = PreviewDownload(url: stored, fetcher: fetcher, limit: 1 << 20, cache: cache)
             waitUntilSettled(download.bytes)
-            usleep(20_000)   // distinct modification times
+            clockPassesModification(of: stored)
         }
         cache.flush()
         let files = try FileManager.default.contentsOfDirectory(atPath: directory.path).filter { $0.hasSuffix(".m4a") }

@@ -1,5 +1,6 @@
 import PreviewCore
 @testable import PreviewEngine
+import PreviewTestSupport
 import XCTest
 
 /// The short ramp every onset and stop takes (`OutputSequencer+Ramp.swift`), as heard on the
@@ -97,7 +98,7 @@ final class RampTests: XCTestCase {
         let faded = expectation(description: "faded")
         sequencer.fadeOutAndStop(milliseconds: 30) { faded.fulfill() }
         output.pull(tenMs * 4)
-        wait(for: [faded], timeout: 10)
+        wait(for: [faded], timeout: Patience.seconds(10))
         let fade = heard.suffix(from: tenMs - 1)
         XCTAssertEqual(fade.count, output.format.frames(milliseconds: 30) + 1)
         XCTAssertLessThanOrEqual(largestStep(fade), 0.5 / Float(output.format.frames(milliseconds: 30)) + 1e-6)

@@ -1,5 +1,6 @@
 import Foundation
 @testable import PreviewEngine
+import PreviewTestSupport
 import Synchronization
 import XCTest
 
@@ -23,12 +24,12 @@ final class RuntimeTests: XCTestCase {
             await Task.yield()
             onLoop.withLock { $0.append(loop.inLoop) }
         }
-        XCTAssertEqual(done.wait(timeout: .now() + 5), .success)
+        XCTAssertEqual(done.wait(timeout: .now() + Patience.seconds(5)), .success)
         XCTAssertEqual(seen.withLock { $0 }, ["early", "late"])
         XCTAssertEqual(onLoop.withLock { $0 }, [true, true], "a task that prefers the loop runs on its thread")
         XCTAssertFalse(loop.inLoop)
         loop.stop()
-        XCTAssertEqual(ended.wait(timeout: .now() + 5), .success, "stop ends run")
+        XCTAssertEqual(ended.wait(timeout: .now() + Patience.seconds(5)), .success, "stop ends run")
     }
 
     func testThePoolRunsJobsAtOnceAndReusesItsThreads() {
@@ -38,15 +39,14 @@ final class RuntimeTests: XCTestCase {
         for _ in 0..<3 {
             pool.run { running.signal(); release.wait() }
         }
-        for _ in 0..<3 { XCTAssertEqual(running.wait(timeout: .now() + 5), .success, "three blocking jobs run at once") }
+        for _ in 0..<3 { XCTAssertEqual(running.wait(timeout: .now() + Patience.seconds(5)), .success, "three blocking jobs run at once") }
         XCTAssertEqual(pool.counts.threads, 3)
         for _ in 0..<3 { release.signal() }
-        let deadline = Date(timeIntervalSinceNow: 5)
-        while pool.counts.idle < 3, Date() < deadline { usleep(1_000) }   // the workers go back to waiting
+        XCTAssertTrue(eventually(timeout: 5, interval: 0.001) { pool.counts.idle == 3 }, "the workers go back to waiting")
         for _ in 0..<10 {   // one after another: the idle workers take them, no thread is added
             let finished = DispatchSemaphore(value: 0)
             pool.run { finished.signal() }
-            XCTAssertEqual(finished.wait(timeout: .now() + 5), .success)
+            XCTAssertEqual(finished.wait(timeout: .now() + Patience.seconds(5)), .success)
         }
         XCTAssertEqual(pool.counts.threads, 3)
     }
@@ -54,7 +54,7 @@ final class RuntimeTests: XCTestCase {
     func testAOneThreadPoolRunsJobsInOrderAndWaitUntilIdleWaitsForThem() {
         let pool = WorkerPool(name: "test.serial", maxThreads: 1)
         let order = Mutex<[Int]>([])
-        for i in 0..<20 { pool.run { usleep(200); order.withLock { $0.append(i) } } }
+        for i in 0..<20 { pool.run { usleep(200); order.withLock { $0.append(i) } } }   // The property: jobs that take a while queue up.
         pool.waitUntilIdle()
         XCTAssertEqual(order.withLock { $0 }, Array(0..<20))
         XCTAssertEqual(pool.counts.threads, 1)

@@ -2,6 +2,7 @@ import Foundation
 import Glibc
 import PreviewCore
 @testable import PreviewEngine
+import PreviewTestSupport
 import XCTest
 
 /// A real `StreamOutput` into a FIFO, through the sequencer: the same hand-over and drain as the
@@ -32,7 +33,7 @@ final class StreamOutputTests: XCTestCase {
         sequencer.enqueue(level(-0.5, frames: frames, id: 2, sequencer.format))
 
         let left = readLeftChannel(reader, frames: 2 * frames)
-        wait(for: [drained], timeout: 10)
+        wait(for: [drained], timeout: Patience.seconds(10))
         XCTAssertEqual(events.withLock { $0 }, [.drained(1), .started(2), .drained(2)])
         XCTAssertEqual(left.prefix(frames).filter { $0 <= 0 }.count, 0, "the first feed's frames, all of them")
         XCTAssertEqual(left.dropFirst(frames).filter { $0 >= 0 }.count, 0, "then the second's, with no silence between")

@@ -22,9 +22,9 @@ class StandInTestCase: XCTestCase {
     /// The stand-in's `host:port`, the one local origin fetchers here may use.
     var origin: String { PreviewURLPolicy.origin(of: server.baseURL)! }
 
-    /// Waits for `bytes` to complete or fail, at most `seconds` (a hang guard, not a speed check).
+    /// Waits for `bytes` to complete or fail, at most `seconds` times the patience (a hang guard, not
+    /// a speed check).
     func waitUntilSettled(_ bytes: PreviewBytes, seconds: TimeInterval = 20) {
-        let deadline = Date(timeIntervalSinceNow: seconds)
-        while !bytes.isComplete && bytes.error == nil && Date() < deadline { usleep(10_000) }
+        eventually(timeout: seconds) { bytes.isComplete || bytes.error != nil }
     }
 }

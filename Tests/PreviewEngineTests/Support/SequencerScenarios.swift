@@ -91,9 +91,9 @@ enum SequencerScenarios {
         rig.sequencer.play(level(0.5, frames: 48_000, id: 1, rig), paused: false)
         XCTAssertNotNil(waitFor(rig, after: mark) { $0 > 0.25 }, "the feed was not heard")
         rig.sequencer.pause()
-        usleep(300_000)   // what the device already held plays out
+        XCTAssertNotNil(soundStops(rig, after: mark) { $0 > 0.25 }, "the sound went on after the pause")   // what the device already held plays out
         let paused = rig.heard.sampleCount
-        usleep(500_000)
+        usleep(500_000)   // The property: paused for half a second, nothing sounded.
         XCTAssertEqual(rig.heard.samples(in: paused..<rig.heard.sampleCount).filter { $0 > 0.25 }.count, 0, "sound while paused")
         rig.sequencer.resume()
         XCTAssertNotNil(waitFor(rig, after: paused) { $0 > 0.25 }, "resume did not go on")
@@ -111,7 +111,7 @@ enum SequencerScenarios {
         XCTAssertNotNil(waitFor(rig, after: start + 4_800) { _ in true }, "100 ms heard")
         rig.sequencer.pause()
         let end = try XCTUnwrap(waitFor(rig, after: start + 4_800) { $0 < 0.01 }, "the pause was not heard")
-        usleep(300_000)   // paused a while
+        XCTAssertNotNil(soundStops(rig, after: end) { abs($0) >= 0.01 }, "sound after the pause")   // paused a while, as heard
         rig.sequencer.resume()
         let back = try XCTUnwrap(waitFor(rig, after: end) { $0 > 0.25 }, "the resume was not heard")
         let full = try XCTUnwrap(waitFor(rig, after: back) { $0 > 0.49 }, "the resume did not reach the full level")
@@ -138,24 +138,36 @@ enum SequencerScenarios {
         XCTAssertTrue(samples.withUnsafeBufferPointer { feed.write($0.baseAddress!, frames: frames) })
     }
 
-    /// The first sample after `start` that passes `test`, waiting for it (nil after 10 s).
+    /// The first sample after `start` that passes `test`, waiting for it (nil after 10 s times the patience).
     static func waitFor(_ rig: OutputRig, after start: Int, _ test: (Float) -> Bool) -> Int? {
-        let deadline = Date(timeIntervalSinceNow: 10)
         var position = start
-        while Date() < deadline {
+        return eventually(interval: 0.005) { () -> Int? in
             let count = rig.heard.sampleCount
             if position < count, let hit = rig.heard.samples(in: position..<count).firstIndex(where: test) { return position + hit }
             position = max(position, count)
-            usleep(5_000)
+            return nil
         }
-        return nil
     }
 
+    /// Waits until no sample that passes `sounding` has been heard after `start` for `quiet` seconds
+    /// (what the device held has played out); returns how many were heard, nil when the sound went on.
+    /// It ends once the heard sound has stopped, however much the device held.
+    static func soundStops(_ rig: OutputRig, after start: Int, quiet: TimeInterval = 0.3, _ sounding: (Float) -> Bool) -> Int? {
+        var counted = start, heard = 0
+        return settled(quiet: quiet, interval: 0.005) { () -> Int in
+            let count = rig.heard.sampleCount
+            if counted < count {
+                heard += rig.heard.samples(in: counted..<count).filter(sounding).count
+                counted = count
+            }
+            return heard
+        }
+    }
+
+    /// Waits for `event` (10 s times the patience); throws with the events seen when it never came.
     static func waitForEvent(_ rig: OutputRig, _ event: OutputEvent) throws {
-        let deadline = Date(timeIntervalSinceNow: 10)
-        while !rig.events.withLock({ $0.contains(event) }) {
-            guard Date() < deadline else { throw TestSupportError("no \(event) within 10 s: \(rig.events.withLock { $0 })") }
-            usleep(5_000)
+        guard eventually(interval: 0.005, { rig.events.withLock { $0.contains(event) } }) else {
+            throw TestSupportError("no \(event) within \(Patience.seconds(10)) s: \(rig.events.withLock { $0 })")
         }
     }
 }
@@ -171,7 +183,7 @@ final class PacedMemoryDevice: Heard, @unchecked Sendable {   // `pulled` is gua
     init() {
         startThread(named: "test.device") { [self] in
             while !stopped.withLock({ $0 }) {
-                usleep(10_000)   // the test device's clock
+                usleep(10_000)   // The property: the test device's clock (a sound card takes 10 ms every 10 ms).
                 let got = output.pull(480)
                 lock.withLock { pulled += got }
             }
