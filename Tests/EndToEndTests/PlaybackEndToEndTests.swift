@@ -44,9 +44,7 @@ final class PlaybackEndToEndTests: SharedServerTestCase {
         let second = recorder.waitForTone(990, after: first ?? mark)
         XCTAssertNotNil(second, "did not advance to the next track; heard \(recorder.toneSequence(after: mark))")
         XCTAssertNotNil(recorder.waitForSilence(lasting: 0.5, after: second ?? mark))
-        let deadline = Date(timeIntervalSinceNow: 10)
-        while try status().state != .stopped && Date() < deadline { usleep(50_000) }
-        let report = try status()
+        let report = try waitForStatus { $0.state == .stopped }
         XCTAssertEqual(report.state, .stopped)
         XCTAssertEqual(report.index, 1)
     }
@@ -130,14 +128,7 @@ final class PlaybackEndToEndTests: SharedServerTestCase {
         let mark = recorder.sampleCount
         XCTAssertEqual(try daemon.ctl("search", "sine waves").status, 0)
         XCTAssertNotNil(recorder.waitForTone(440, after: mark, timeout: 30))
-        var sawBuffering = false
-        let deadline = Date(timeIntervalSinceNow: 20)
-        while !sawBuffering && Date() < deadline {
-            let report = try status()
-            sawBuffering = report.buffering && report.state == .playing && report.index == 0
-            if !sawBuffering { usleep(100_000) }
-        }
-        XCTAssertTrue(sawBuffering, "status never showed buffering")
+        try waitForStatus(timeout: 20, "status never showed buffering") { $0.buffering && $0.state == .playing && $0.index == 0 }
         let later = recorder.sampleCount
         XCTAssertNotNil(recorder.waitForTone(440, after: later, timeout: 30), "playback did not go on when data came")
         XCTAssertEqual(try status().index, 0)
