@@ -67,3 +67,26 @@ extension DaemonTestCase {
         return reached
     }
 }
+
+extension MonitorRecorder {
+    /// Waits until nothing more is heard after sample `mark`: the recording has gone on in silence
+    /// for `quiet` seconds (a running sink's monitor records silence), or it has not grown for
+    /// `quiet` seconds (an idle sink's monitor, or a FIFO nobody writes, records nothing). Returns
+    /// the sample count then, or nil when sound kept coming.
+    func waitUntilQuiet(after mark: Int, quiet: TimeInterval = 0.3, timeout: TimeInterval = 10) -> Int? {
+        let needed = Int(quiet * Double(sampleRate)), size = sampleRate / 100
+        var count = sampleCount, since = Date()
+        return eventually(timeout: timeout) { () -> Int? in
+            let now = sampleCount
+            if now != count {
+                count = now
+                since = Date()
+            } else if Date().timeIntervalSince(since) >= quiet {
+                return now
+            }
+            guard now - mark >= needed else { return nil }
+            let windows = Array(stride(from: now - needed, to: now - size, by: size))
+            return silentWindows(from: now - needed, to: now, size: size) == windows ? now : nil
+        }
+    }
+}
