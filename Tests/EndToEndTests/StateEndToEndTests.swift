@@ -43,23 +43,24 @@ final class StateEndToEndTests: DaemonTestCase {
             XCTAssertEqual(try daemon.ctl(edit).status, 0, "\(edit)")
         }
         XCTAssertEqual(try daemon.ctl("play", "3").status, 0)
-        let deadline = Date(timeIntervalSinceNow: 15)
-        while try status().positionMs < 4_000, Date() < deadline { usleep(50_000) }
+        try waitForStatus(timeout: 15) { $0.positionMs >= 4_000 }
         let before = try queue()
         XCTAssertEqual(trackIds(before), [1002, 2003, 1003, 1004, 3001, 3002, 1001])
         let orderBefore = before.order?.compactMap { id in before.items.first { $0.id == id }?.track.trackId }
+        let read = Date()
+        let playedTo = try status().positionMs
 
         try restart()
+        // Where it was stopped: after the last reading, by no more than the time since (a moment's slack).
+        let stoppedBy = playedTo + millisecondsSince(read) + 500
         let after = try queue()
         XCTAssertEqual(trackIds(after), trackIds(before), "the same queue (ids may change)")
         XCTAssertEqual(after.order?.compactMap { id in after.items.first { $0.id == id }?.track.trackId }, orderBefore, "the same shuffled order")
-        var now = try status()
-        let settle = Date(timeIntervalSinceNow: 10)
-        while now.state != .paused, Date() < settle { usleep(20_000); now = try status() }
+        let now = try waitForStatus("restored paused") { $0.state == .paused }
         XCTAssertEqual(now.state, .paused, "restored paused")
         XCTAssertEqual(now.index, 3)
         XCTAssertEqual(now.track?.trackId, 1004)
-        XCTAssertTrue((3_000...5_500).contains(now.positionMs), "at about 4 s: \(now.positionMs)")
+        XCTAssertTrue((playedTo - 1_000...stoppedBy).contains(now.positionMs), "at about \(playedTo) ms (by \(stoppedBy)): \(now.positionMs)")
         XCTAssertEqual(now.volume, 40)
         XCTAssertEqual(now.repeat, .all)
         XCTAssertTrue(now.shuffle)

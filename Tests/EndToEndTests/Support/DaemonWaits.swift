@@ -90,3 +90,9 @@ extension MonitorRecorder {
         }
     }
 }
+
+/// Milliseconds from `date` to now: a bound measured in the test itself (a position can grow no
+/// faster than the time that passed), never a fixed limit a slow machine could exceed.
+func millisecondsSince(_ date: Date) -> Int {
+    Int(Date().timeIntervalSince(date) * 1_000)
+}
