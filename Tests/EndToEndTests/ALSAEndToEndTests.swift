@@ -87,26 +87,6 @@ final class ALSAEndToEndTests: DaemonTestCase {   // Sanitizer pass: skipped, he
         recorder = try MonitorRecorder(sink: server.sinkName, server: server.address)
         daemon = try DaemonProcess(arguments: ["--api-base", standIn.baseURL, "--output", "alsa:" + config.device],
                                    environment: config.environment)
-        XCTAssertEqual(try daemon.ctl("search", "sine waves").status, 0)
-        XCTAssertNotNil(recorder.waitForTone(440, after: 0))
-        usleep(1_500_000)
-        let before = try status().positionMs
-
-        server.kill()
-        recorder.stop()
-        var lost = try status()
-        let deadline = Date(timeIntervalSinceNow: 10)   // noticed at the next write: within a period
-        while lost.output == "ok", Date() < deadline { usleep(50_000); lost = try status() }
-        XCTAssertNotEqual(lost.output, "ok", "the lost device is reported")
-        XCTAssertTrue(daemon.isRunning)
-        XCTAssertGreaterThanOrEqual(lost.positionMs, before - 200, "the position where the sound stopped is kept")
-
-        try server.start()
-        recorder = try MonitorRecorder(sink: server.sinkName, server: server.address)
-        XCTAssertNotNil(recorder.waitForTone(440, after: 0, timeout: 20), "no sound after the server came back; \(daemon.log)")
-        let back = try status()
-        XCTAssertEqual(back.output, "ok")
-        XCTAssertEqual(back.index, 0)
-        XCTAssertGreaterThanOrEqual(back.positionMs, lost.positionMs, "resumed where the sound stopped, not from the top")
+        try checkTheServerDiesAndComesBack(server)
     }
 }

@@ -31,10 +31,8 @@ final class ArtworkEndToEndTests: SharedServerTestCase {
     func testStatusArtDrawsTheFetchedArtworkInItsColoursBesideTheText() throws {
         XCTAssertEqual(try daemon.ctl("search", "sine waves").status, 0)
         // The artwork of the current track arrives in the cache folder (private) as the image itself.
-        var path: String?
-        let deadline = Date(timeIntervalSinceNow: 10)
-        while path == nil, Date() < deadline { path = try status().artwork; if path == nil { usleep(50_000) } }
-        let file = try XCTUnwrap(path, "status.artwork names the cached file")
+        let file = try XCTUnwrap(try waitForStatus("status.artwork names the cached file") { $0.artwork != nil }.artwork,
+                                 "status.artwork names the cached file")
         XCTAssertEqual(FileManager.default.contents(atPath: file),
                        FileManager.default.contents(atPath: Fixtures.directory.path + "/artwork/quadrants.jpg"),
                        "the 600×600 image (the stand-in serves no other size)")

@@ -237,9 +237,7 @@ final class AutopageEndToEndTests: DaemonTestCase {
         daemon = try DaemonProcess(arguments: ["--api-base", standIn.baseURL, "--sink", sink.name, "--autopage", "--catalog-timeout", "1"])
         XCTAssertEqual(try daemon.ctl("search", "sine", "--limit", "2").status, 0)
         XCTAssertEqual(try daemon.ctl("play", "1").status, 0)
-        let deadline = Date(timeIntervalSinceNow: 10)
-        while try status().queueLength == 2 && Date() < deadline { usleep(50_000) }
-        XCTAssertEqual(try status().queueLength, 4, "the next page was appended by itself")
+        XCTAssertEqual(try waitForStatus { $0.queueLength != 2 }.queueLength, 4, "the next page was appended by itself")
         XCTAssertTrue(standIn.requestLog.contains { $0.contains("limit=2&offset=2") })
 
         standIn.setFault(.delay(milliseconds: 2500), forPathPrefix: "/search")

@@ -203,14 +203,19 @@ final class CrossfadeEndToEndTests: DaemonTestCase {   // Sanitizer pass: skippe
     private func checkPauseNextAndPrevInAFade(_ amplitude: Double) throws {
         _ = try daemon.request(#"{"id":3,"cmd":"lookup","args":{"id":[1003,1004,1005,1001,1002],"play":false}}"#)
         _ = try daemon.request(#"{"id":4,"cmd":"play","args":{"index":0}}"#)
-        var mark = try seekOneSecondBeforeTheFade()
+        let seek = try seekOneSecondBeforeTheFade()
+        var mark = seek.mark
         let fading = try XCTUnwrap(waitForBoth(880, 1_100, above: 0.4, of: amplitude, after: mark), "no fade into 1,100 Hz")
         let during = try status()
         XCTAssertEqual(during.index, 1, "the next track is current once the fade begins")
-        XCTAssertLessThan(during.positionMs, 2_000)
+        // Its position counts from its own start, which came a second after the seek: less than the
+        // time since the seek (the track before is past 5 s).
+        let sinceSeek = millisecondsSince(seek.sent)
+        XCTAssertLessThan(during.positionMs, sinceSeek + 500, "the new track's position, from its start (\(sinceSeek) ms since the seek)")
 
         XCTAssertEqual(try daemon.ctl("pause").status, 0)
-        usleep(300_000)   // what was in flight when pause came (at most ~160 ms) has arrived
+        // What was in flight when pause came (at most ~160 ms) has arrived: the FIFO is quiet.
+        XCTAssertNotNil(settled(quiet: 0.3) { recorder.sampleCount }, "bytes kept coming after the pause")
         let pausedAt = try status().positionMs
         let paused = recorder.sampleCount
         XCTAssertLessThan(abs(recorder.samples(in: paused - 1..<paused).first ?? 1), 0.01, "the pause ends in silence")
@@ -232,34 +237,41 @@ final class CrossfadeEndToEndTests: DaemonTestCase {   // Sanitizer pass: skippe
 
         try interruptAFade(of: 1_100, into: 550, with: "next", alone: 440, amplitude: amplitude)
         XCTAssertEqual(try status().index, 3)
-        try interruptAFade(of: 440, into: 660, with: "prev", alone: 440, amplitude: amplitude)
+        let prev = try interruptAFade(of: 440, into: 660, with: "prev", alone: 440, amplitude: amplitude)
         let report = try status()
+        let sincePrev = millisecondsSince(prev)
         XCTAssertEqual(report.index, 3, "prev from the new track: the one before it, again")
-        XCTAssertLessThan(report.positionMs, 3_000, "from its start")
+        // From its start: no more of it heard than the time since the prev (a second's slack for
+        // what the output holds ahead); where the fade was, it would be past 5 s.
+        XCTAssertLessThan(report.positionMs, sincePrev + 1_000, "from its start (\(sincePrev) ms since the prev)")
     }
 
     /// Seeks 5 s into the current track (8 s long: its fade begins 1 s later) once the next one has
-    /// audio ready; returns the sample count before the seek. A follower with nothing decoded yet when
-    /// the fade is due joins later, over a shorter overlap (no gap is ever waited for): right after a
-    /// `next` its download may still be under way.
-    private func seekOneSecondBeforeTheFade() throws -> Int {
-        _ = try waitForStatus { $0.slots.contains { $0.role == "next" && ["ready", "finished"].contains($0.state) } }
-        let mark = recorder.sampleCount
+    /// audio ready; returns the sample count before the seek and when the seek was sent. A follower
+    /// with nothing decoded yet when the fade is due joins later, over a shorter overlap (no gap is
+    /// ever waited for): right after a `next` its download may still be under way.
+    private func seekOneSecondBeforeTheFade() throws -> (mark: Int, sent: Date) {
+        try waitForStatus { $0.slots.contains { $0.role == "next" && ["ready", "finished"].contains($0.state) } }
+        let mark = recorder.sampleCount, sent = Date()
         XCTAssertEqual(try daemon.ctl("seek", "5").status, 0)
-        return mark
+        return (mark, sent)
     }
 
     /// Seeks 5 s into the current track (its fade into `new` begins 1 s later), sends `command` in
     /// the middle of the fade, and checks that `alone` follows, the other tones gone, with no click.
-    private func interruptAFade(of old: Double, into new: Double, with command: String, alone: Double, amplitude: Double) throws {
-        let mark = try seekOneSecondBeforeTheFade()
+    /// Returns when `command` was sent.
+    @discardableResult
+    private func interruptAFade(of old: Double, into new: Double, with command: String, alone: Double, amplitude: Double) throws -> Date {
+        let mark = try seekOneSecondBeforeTheFade().mark
         let fading = try XCTUnwrap(waitForBoth(old, new, above: 0.4, of: amplitude, after: mark),
                                    "no fade into \(Int(new)) Hz; heard since the seek:\n\(levels([old, new], of: amplitude, after: mark))\n\(daemon.log.suffix(3_000))")
+        let sent = Date()
         XCTAssertEqual(try daemon.ctl(command).status, 0)
         let gone = [old, new].filter { $0 != alone }
         let heard = try XCTUnwrap(recorder.waitFor(after: fading) { start, _, _ in
             measure(alone, at: start).amplitude > 0.9 * amplitude && gone.allSatisfy { measure($0, at: start).amplitude < 0.01 * amplitude }
         }, "\(command) in a fade: \(Int(alone)) Hz alone not heard; \(recorder.levels(after: fading))")
         checkNoClick(in: fading..<heard + span, amplitude: amplitude, "\(command) in a fade")
+        return sent
     }
 }

@@ -37,13 +37,9 @@ final class EventHookEndToEndTests: DaemonTestCase {
         }
     }
 
+    /// Waits for a run whose variables pass `test`.
     private func waitForRun(_ test: ([String: String]) -> Bool) -> [String: String]? {
-        let deadline = Date(timeIntervalSinceNow: 15)
-        while Date() < deadline {
-            if let run = runs().first(where: test) { return run }
-            usleep(50_000)
-        }
-        return nil
+        eventually(timeout: 15, interval: 0.05) { runs().first(where: test) }
     }
 
     override func tearDown() {
@@ -92,10 +88,8 @@ final class EventHookEndToEndTests: DaemonTestCase {
         mark = recorder.sampleCount
         XCTAssertEqual(try daemon.ctl("next").status, 0)
         expectTone(660, after: mark, "next answers while the hook hangs")
-        let deadline = Date(timeIntervalSinceNow: 10)
-        while !daemon.log.contains("still running after 1.0 s; ended"), Date() < deadline { usleep(50_000) }
+        waitForLog("still running after 1.0 s; ended")
         XCTAssertTrue(daemon.log.contains("event hook state: ran for state"), daemon.log)
-        XCTAssertTrue(daemon.log.contains("still running after 1.0 s; ended"), daemon.log)
         let sleepers = try ProcessRunner.run("/usr/bin/pgrep", ["-f", "sleep 60", "-P", String(daemon.pid)])
         XCTAssertNotEqual(sleepers.status, 0, "nothing of the hook is left: \(sleepers.stdout)")
         mark = recorder.sampleCount

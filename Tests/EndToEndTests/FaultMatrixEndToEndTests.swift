@@ -17,9 +17,12 @@ final class FaultMatrixEndToEndTests: DaemonTestCase {
         ]
         for (fault, reason) in faults {
             standIn.setFault(fault, forPathPrefix: "/previews/tone-440")
-            // The previous case's 660 Hz must not stand for this one's.
+            // The previous case's 660 Hz must not stand for this one's: stopped, and nothing more of
+            // it arrives.
+            let stopping = recorder.sampleCount
             XCTAssertEqual(try daemon.ctl("stop").status, 0)
-            Thread.sleep(forTimeInterval: 0.2)
+            try waitForStatus("\(fault): stopped") { [.stopped, .idle].contains($0.state) }
+            XCTAssertNotNil(recorder.waitUntilQuiet(after: stopping), "\(fault): sound went on after stop: \(recorder.levels(after: stopping))")
             let mark = recorder.sampleCount
             XCTAssertEqual(try daemon.ctl("search", "sine waves").status, 0)
             XCTAssertNotNil(recorder.waitForTone(660, after: mark), "\(fault): the next track; heard \(recorder.toneSequence(after: mark))")
@@ -86,12 +89,14 @@ final class FaultMatrixEndToEndTests: DaemonTestCase {
         try startOnSharedServer()
         XCTAssertEqual(try daemon.ctl("search", "sine waves").status, 0)
         XCTAssertNotNil(recorder.waitForTone(440, after: 0))
+        let playedTo = try status().positionMs
         recorder.stop()
         sink?.remove()
         sink = nil
-        usleep(500_000)
+        // Moved to another sink by the server (it goes on playing there), or lost and retrying (it
+        // says so): either way previewd has taken the sink's going in, and answers.
+        let report = try waitForStatus("the sink's removal is taken in") { $0.output != "ok" || $0.positionMs >= playedTo + 500 }
         XCTAssertTrue(daemon.isRunning)
-        let report = try status()   // moved to another sink by the server, or lost and retrying: either way it answers
         XCTAssertEqual(report.queueLength, 7)
         XCTAssertEqual(try daemon.ctl("next").status, 0)
         XCTAssertEqual(try status().index, 1)

@@ -87,16 +87,17 @@ final class ListsEndToEndTests: SharedServerTestCase {
     func testTheHistoryKeepsWhatWasHeardFiveSecondsOrMore() throws {
         XCTAssertEqual(try daemon.ctl("search", "sine waves", "--limit", "5").status, 0)
         for (i, seconds) in [6.0, 1.0, 6.0, 1.0, 6.0].enumerated() {
-            let deadline = Date(timeIntervalSinceNow: 5)
-            while try status().state != .playing, Date() < deadline { usleep(20_000) }
-            usleep(UInt32(seconds * 1_000_000))
+            // Heard that long: the position (what was heard of the track) says so.
+            try waitForStatus(timeout: seconds + 10, "item \(i) heard for \(seconds) s") {
+                $0.state == .playing && $0.index == i && $0.positionMs >= Int(seconds * 1_000)
+            }
             XCTAssertEqual(try daemon.ctl(i == 4 ? "stop" : "next").status, 0)
         }
         var entries: [HistoryEntry] = []
-        let deadline = Date(timeIntervalSinceNow: 5)
-        repeat {
+        try eventually(timeout: 5, interval: 0.05) {
             entries = try JSONDecoder().decode(HistoryReport.self, from: Data(try daemon.ctl("--json", "history").stdout.utf8)).entries
-        } while entries.count < 3 && Date() < deadline && usleep(50_000) == 0
+            return entries.count >= 3
+        }
         XCTAssertEqual(entries.map(\.trackId), [1001, 1003, 1005])
         XCTAssertTrue(entries.allSatisfy { (5...8).contains($0.secondsHeard) }, "\(entries.map(\.secondsHeard))")
         XCTAssertTrue(entries.allSatisfy { $0.storeUrl?.hasPrefix("https://") == true })

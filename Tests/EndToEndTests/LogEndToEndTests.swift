@@ -69,8 +69,7 @@ final class LogEndToEndTests: DaemonTestCase {
         let child = try ChildProcess("/bin/sh", ["-c", #"exec "$0" "$@" 2>>"$LOG""#, previewd, "--socket", socket,
                                                  "--api-base", standIn.baseURL, "--log-level", "debug"],
                                      environment: environment.merging(["LOG": logFile]) { $1 })
-        let deadline = Date(timeIntervalSinceNow: 20)
-        while !FileManager.default.fileExists(atPath: socket), child.isRunning, Date() < deadline { usleep(10_000) }
+        XCTAssertTrue(eventually(timeout: 20) { FileManager.default.fileExists(atPath: socket) || !child.isRunning })
         child.signal(SIGTERM)
         XCTAssertEqual(child.wait(timeout: 20), 0)
         let lines = try String(contentsOfFile: logFile, encoding: .utf8).split(separator: "\n")

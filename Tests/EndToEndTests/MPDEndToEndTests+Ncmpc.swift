@@ -43,9 +43,9 @@ extension MPDEndToEndTests {
         XCTAssertTrue(try status().outputEnabled)
         // The crossfade key toggles `crossfade 10` (its default crossfade-time) and `crossfade 0`.
         pane.send("x")
-        try waitFor("x sets ncmpc's crossfade time") { try status().crossfade == 10 }
+        try waitForStatus(timeout: 15, "x sets ncmpc's crossfade time") { $0.crossfade == 10 }
         pane.send("x")
-        try waitFor("x again turns it off") { try status().crossfade == 0 }
+        try waitForStatus(timeout: 15, "x again turns it off") { $0.crossfade == 0 }
 
         // Saved lists: S saves the queue, the browser lists it, Enter loads it, d deletes it.
         pane.send("2")

@@ -54,12 +54,6 @@ final class MPDEndToEndTests: DaemonTestCase {
         return pane
     }
 
-    func waitFor(_ what: String, _ condition: () throws -> Bool) rethrows {
-        let deadline = Date(timeIntervalSinceNow: 15)
-        while try !condition(), Date() < deadline { usleep(50_000) }
-        XCTAssertTrue(try condition(), what)
-    }
-
     func testMpcPlaysSteersAndReadsThroughTheSocketAndTCP() throws {
         try start()
         let found = try mpc("search", "any", "sine")
@@ -136,8 +130,7 @@ final class MPDEndToEndTests: DaemonTestCase {
         try start()
         try mpc("findadd", "artist", "The Sine Waves")
         try mpc("play")
-        try waitFor("the artwork is fetched") { try status().artwork != nil }
-        let cached = try XCTUnwrap(try status().artwork)
+        let cached = try XCTUnwrap(try waitForStatus(timeout: 15, "the artwork is fetched") { $0.artwork != nil }.artwork)
         let out = NSTemporaryDirectory() + "previewd-albumart-\(getpid()).jpg"
         defer { try? FileManager.default.removeItem(atPath: out) }
         let written = try ProcessRunner.run("/bin/sh", ["-c", "MPD_HOST='\(mpdSocket)' /usr/bin/mpc albumart itunes:track:1001 > '\(out)'"])
@@ -186,7 +179,7 @@ final class MPDEndToEndTests: DaemonTestCase {
         XCTAssertEqual(after.version, before.version + 1)
         XCTAssertEqual(Set(after.items.map(\.id)), Set(before.items.map(\.id)), "the same songs")
         try mpc("play")
-        try waitFor("a track plays") { try status().state == .playing }
+        try waitForStatus(timeout: 15, "a track plays") { $0.state == .playing }
         XCTAssertTrue(again.ask("status")?.contains { $0.hasPrefix("audio: ") && $0.hasSuffix(":f:2") } == true, "status has audio")
     }
 

@@ -40,13 +40,12 @@ final class MPRISEndToEndTests: DaemonTestCase {
     @discardableResult
     private func waitForPlayerctl(_ arguments: [String], file: StaticString = #filePath, line: UInt = #line,
                                   until accepted: (String) -> Bool) -> String {
-        let deadline = Date(timeIntervalSinceNow: 10)
         var seen = ""
-        repeat {
+        let reached = eventually(timeout: 10, interval: 0.05) { () -> String? in
             seen = (try? bus!.run("playerctl", ["-p", "previewd"] + arguments).stdout.trimmingCharacters(in: .whitespacesAndNewlines)) ?? ""
-            if accepted(seen) { return seen }
-            usleep(50_000)
-        } while Date() < deadline
+            return accepted(seen) ? seen : nil
+        }
+        if let reached { return reached }
         XCTFail("playerctl \(arguments.joined(separator: " ")): got \(seen)", file: file, line: line)
         return seen
     }
@@ -145,9 +144,7 @@ final class MPRISEndToEndTests: DaemonTestCase {
         let quit = try bus.run("dbus-send", ["--session", "--print-reply", "--dest=org.mpris.MediaPlayer2.previewd",
                                              "/org/mpris/MediaPlayer2", "org.mpris.MediaPlayer2.Quit"])
         XCTAssertEqual(quit.status, 0, quit.stderr)
-        let deadline = Date(timeIntervalSinceNow: 10)
-        while daemon.isRunning, Date() < deadline { usleep(20_000) }
-        XCTAssertFalse(daemon.isRunning, "Quit ends previewd")
+        XCTAssertTrue(eventually(timeout: 10) { !daemon.isRunning }, "Quit ends previewd")
         XCTAssertTrue(daemon.log.contains("MPRIS Quit: shutting down"), daemon.log)
     }
 

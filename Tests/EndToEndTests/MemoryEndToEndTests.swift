@@ -28,21 +28,23 @@ final class MemoryEndToEndTests: DaemonTestCase {
     /// A search (replacing the queue, playing or not), tried again while previewd holds calls to
     /// stay under the rate limit.
     private func search(_ term: String, limit: Int, play: Bool = true) throws {
-        while true {
-            let (_, error) = try call(.search(CatalogQuery(term: term, limit: limit), Enqueue(play: play)), as: JSONValue.self)
-            if error == "rate-limited" { usleep(200_000); continue }
-            XCTAssertNil(error, "search \(term) --limit \(limit)")
-            return
+        var error: String?
+        // A minute: the limit counts calls a minute.
+        let admitted = try eventually(timeout: 60, interval: 0.2) {
+            error = try call(.search(CatalogQuery(term: term, limit: limit), Enqueue(play: play)), as: JSONValue.self).1
+            return error != "rate-limited"
         }
+        XCTAssertTrue(admitted, "search \(term) --limit \(limit): still rate-limited after a minute")
+        XCTAssertNil(error, "search \(term) --limit \(limit)")
     }
 
-    /// Polls `memory` until `settled` holds (the engine lets go on its own threads), or 10 s pass.
+    /// Polls `memory` until `settled` holds (the engine lets go on its own threads), or 10 s pass
+    /// (times the patience); the last report.
     private func memory(within seconds: Double = 10, until settled: (MemoryReport) -> Bool) throws -> MemoryReport {
         var report = try memory()
-        let deadline = Date(timeIntervalSinceNow: seconds)
-        while !settled(report), Date() < deadline {
-            usleep(50_000)
+        try eventually(timeout: seconds, interval: 0.05) {
             report = try memory()
+            return settled(report)
         }
         return report
     }
@@ -59,12 +61,11 @@ final class MemoryEndToEndTests: DaemonTestCase {
         var neighbourFailures = 0
         for round in 0..<200 {
             try search("brief", limit: round % 2 == 0 ? 2 : 3)
-            let deadline = Date(timeIntervalSinceNow: 5)
-            while Date() < deadline {
+            let neighbourFailed = try eventually(timeout: 5, interval: 0.005) {
                 let items = try XCTUnwrap(try call(.queue(since: nil), as: QueueReport.self).0).items
-                if items.count > 1, items[1].failure != nil { neighbourFailures += 1; break }
-                usleep(5_000)
+                return items.count > 1 && items[1].failure != nil
             }
+            if neighbourFailed { neighbourFailures += 1 }
         }
         XCTAssertGreaterThan(neighbourFailures, 150, "the broken neighbour should have failed in most rounds")
         let playing = try memory(until: withinWindow)

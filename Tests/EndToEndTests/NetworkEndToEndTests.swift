@@ -31,13 +31,31 @@ final class NetworkEndToEndTests: XCTestCase {
     /// `afterVersion`, when given: the answer to a later search).
     private func waitUntilPlaying(_ rig: NetworkRig, index: Int = 0, afterVersion: Int = -1,
                                   file: StaticString = #filePath, line: UInt = #line) throws {
-        let deadline = Date(timeIntervalSinceNow: 20)
-        while Date() < deadline {
-            let report = try JSONDecoder().decode(StatusReport.self, from: Data(try rig.daemon.ctl("--json", "status").stdout.utf8))
-            if report.state == .playing, report.index == index, report.positionMs > 0, report.queueVersion > afterVersion { return }
-            usleep(50_000)
+        try rig.daemon.waitForStatus(timeout: 20, "previewd did not play item \(index); it logged:\n\(rig.daemon.log)", file: file, line: line) {
+            $0.state == .playing && $0.index == index && $0.positionMs > 0 && $0.queueVersion > afterVersion
         }
-        XCTFail("previewd did not play item \(index); it logged:\n\(rig.daemon.log)", file: file, line: line)
+    }
+
+    /// Waits until previewd has nothing more under way on the wire: every slot holds its whole
+    /// preview, no HTTP exchange is alive, and the terminators' counts have stopped changing.
+    private func waitUntilTheWireIsQuiet(_ rig: NetworkRig, file: StaticString = #filePath, line: UInt = #line) throws {
+        try rig.daemon.waitForStatus(timeout: 20, "the slots' downloads did not end", file: file, line: line) {
+            $0.slots.allSatisfy(\.complete)
+        }
+        var exchanges = -1
+        XCTAssertTrue(try eventually(timeout: 20, interval: 0.05) {
+            exchanges = try rig.daemon.memoryReport().live.httpExchanges
+            return exchanges == 0
+        }, "HTTP exchanges still alive: \(exchanges)", file: file, line: line)
+        let counts = { () -> String in
+            guard let stats = try? rig.stats() else { return "unreadable" }
+            return stats.keys.sorted().map { name in
+                let host = stats[name]!
+                return "\(name): \(host.connections.count) connections, \(host.full ?? 0) full, \(host.resumed ?? 0) resumed, "
+                    + "\(host.requests?.count ?? 0) requests, \(host.requests?.filter { $0.answered != nil }.count ?? 0) answered"
+            }.joined(separator: "; ")
+        }
+        XCTAssertNotNil(settled(quiet: 0.5, timeout: 20) { counts() }, "the wire kept changing: \(counts())", file: file, line: line)
     }
 
     func testAColdStartSendsTheFirstPreviewOnAConnectionOpenedWhileTheSearchWasInFlight() throws {
@@ -61,9 +79,9 @@ final class NetworkEndToEndTests: XCTestCase {
         let rig = try start(["--preview-host", NetworkRig.cdn, "--prefetch-heads", "0"])
         XCTAssertEqual(try rig.daemon.ctl("search", "sine waves").status, 0)
         try waitUntilPlaying(rig)
-        usleep(500_000)   // the neighbours' downloads end too
+        try waitUntilTheWireIsQuiet(rig)   // the neighbours' downloads end too
         let before = try rig.stats()
-        let version = try JSONDecoder().decode(StatusReport.self, from: Data(try rig.daemon.ctl("--json", "status").stdout.utf8)).queueVersion
+        let version = try rig.daemon.statusReport().queueVersion
         XCTAssertEqual(try rig.daemon.ctl("search", "brief").status, 0)
         try waitUntilPlaying(rig, afterVersion: version)
         let after = try rig.stats()
@@ -79,12 +97,10 @@ final class NetworkEndToEndTests: XCTestCase {
         XCTAssertEqual(try rig.daemon.ctl("search", "brief", "--limit", "1").status, 0)
         try waitUntilPlaying(rig)
         var open = -1
-        let deadline = Date(timeIntervalSinceNow: 20)
-        while Date() < deadline {
+        try eventually(timeout: 20, interval: 0.1) {
             let stats = try rig.stats()
             open = (stats["api"]?.open ?? 0) + (stats["cdn"]?.open ?? 0)
-            if open == 0 { break }
-            usleep(100_000)
+            return open == 0
         }
         XCTAssertEqual(open, 0, "every idle connection closed after --keep-warm 2")
         let stats = try rig.stats()

@@ -52,9 +52,10 @@ final class PipeOutputEndToEndTests: DaemonTestCase {   // Sanitizer pass: skipp
         let loud = ToneDetector.rms(recorder.samples(in: heard + 24_000..<heard + 28_800)[...])
 
         XCTAssertEqual(try daemon.ctl("pause").status, 0)
-        usleep(300_000)   // what was in flight when pause came (at most ~160 ms) has arrived
-        let paused = recorder.sampleCount
-        usleep(1_000_000)
+        // What was in flight when pause came (at most ~160 ms) has arrived: the FIFO is quiet.
+        let paused = try XCTUnwrap(settled(quiet: 0.3) { recorder.sampleCount }, "bytes kept coming while paused")
+        // The property: paused for a second, not one byte more.
+        Thread.sleep(forTimeInterval: 1)
         XCTAssertEqual(recorder.sampleCount, paused, "bytes kept coming while paused")
         let pausedAt = try status().positionMs
 
@@ -81,7 +82,7 @@ final class PipeOutputEndToEndTests: DaemonTestCase {   // Sanitizer pass: skipp
     func testAReaderThatGoesAwayAndComesBackIsReconnectedAtTheSamePlace() throws {
         XCTAssertEqual(try daemon.ctl("search", "sine waves").status, 0)
         XCTAssertNotNil(recorder.waitForTone(440, after: 0))
-        usleep(1_000_000)
+        try waitForStatus("a second into the track") { $0.positionMs >= 1_000 }
         recorder.stop()
         let lost = try waitForStatus { $0.output != "ok" }
         XCTAssertTrue(daemon.isRunning)

@@ -15,17 +15,25 @@ final class PlaybackEndToEndTests: SharedServerTestCase {
         var mark = recorder.sampleCount
         XCTAssertEqual(try daemon.ctl("search", "sine waves").status, 0)
         expectTone(440, after: mark, "first result")
+        // Where a seek lands, against positions read in this test: the position grows by no more
+        // than the time that passes (a second's slack for what the output holds ahead).
+        let beforeSeek = try status().positionMs
+        var sent = Date()
         let seek = try daemon.ctl("--json", "seek", "6.5")
         XCTAssertEqual(seek.status, 0, seek.stderr)
         expectTone(440, after: recorder.sampleCount, "after seek")
         var report = try status()
+        var elapsed = millisecondsSince(sent)
         XCTAssertEqual(report.index, 0)
-        XCTAssertGreaterThanOrEqual(report.positionMs, 6_500)
-        XCTAssertLessThan(report.positionMs, 8_000)
+        XCTAssertGreaterThanOrEqual(report.positionMs, 6_500, "seek 6.5 from \(beforeSeek) ms")
+        XCTAssertLessThan(report.positionMs, 6_500 + elapsed + 1_000, "seek 6.5: at 6.5 s, plus what played in the \(elapsed) ms since")
 
+        sent = Date()
+        let p = try status().positionMs
         XCTAssertEqual(try daemon.ctl("seek", "-5").status, 0)
         report = try status()
-        XCTAssertLessThan(report.positionMs, 4_000, "seek -5 from ~6.5 s")
+        elapsed = millisecondsSince(sent)
+        XCTAssertLessThan(report.positionMs, p - 5_000 + elapsed + 1_000, "seek -5 from \(p) ms, \(elapsed) ms ago")
 
         mark = recorder.sampleCount
         XCTAssertEqual(try daemon.ctl("seek", "+30").status, 0)
@@ -44,9 +52,7 @@ final class PlaybackEndToEndTests: SharedServerTestCase {
         let second = recorder.waitForTone(990, after: first ?? mark)
         XCTAssertNotNil(second, "did not advance to the next track; heard \(recorder.toneSequence(after: mark))")
         XCTAssertNotNil(recorder.waitForSilence(lasting: 0.5, after: second ?? mark))
-        let deadline = Date(timeIntervalSinceNow: 10)
-        while try status().state != .stopped && Date() < deadline { usleep(50_000) }
-        let report = try status()
+        let report = try waitForStatus { $0.state == .stopped }
         XCTAssertEqual(report.state, .stopped)
         XCTAssertEqual(report.index, 1)
     }
@@ -130,14 +136,7 @@ final class PlaybackEndToEndTests: SharedServerTestCase {
         let mark = recorder.sampleCount
         XCTAssertEqual(try daemon.ctl("search", "sine waves").status, 0)
         XCTAssertNotNil(recorder.waitForTone(440, after: mark, timeout: 30))
-        var sawBuffering = false
-        let deadline = Date(timeIntervalSinceNow: 20)
-        while !sawBuffering && Date() < deadline {
-            let report = try status()
-            sawBuffering = report.buffering && report.state == .playing && report.index == 0
-            if !sawBuffering { usleep(100_000) }
-        }
-        XCTAssertTrue(sawBuffering, "status never showed buffering")
+        try waitForStatus(timeout: 20, "status never showed buffering") { $0.buffering && $0.state == .playing && $0.index == 0 }
         let later = recorder.sampleCount
         XCTAssertNotNil(recorder.waitForTone(440, after: later, timeout: 30), "playback did not go on when data came")
         XCTAssertEqual(try status().index, 0)

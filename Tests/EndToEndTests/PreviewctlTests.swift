@@ -83,8 +83,7 @@ final class PreviewctlTests: XCTestCase {
         let other = try ChildProcess(setpriv, ["--reuid=65534", "--regid=65534", "--clear-groups", previewd,
                                                "--socket", socketPath, "--api-base", "http://127.0.0.1:9"])
         defer { other.signal(SIGTERM); _ = other.wait(timeout: 10) }
-        let deadline = Date(timeIntervalSinceNow: 20)
-        while !FileManager.default.fileExists(atPath: socketPath), other.isRunning, Date() < deadline { usleep(10_000) }
+        XCTAssertTrue(eventually(timeout: 20) { FileManager.default.fileExists(atPath: socketPath) || !other.isRunning })
         var info = stat()
         XCTAssertEqual(stat(socketPath, &info), 0)
         XCTAssertEqual(info.st_uid, 65534, "the socket is the other user's")

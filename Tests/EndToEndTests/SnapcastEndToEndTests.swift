@@ -57,17 +57,3 @@ final class SnapcastEndToEndTests: DaemonTestCase {   // Sanitizer pass: skipped
         XCTAssertEqual(try status().index, 1)
     }
 }
-
-extension DaemonTestCase {
-    /// Asks for the status until `condition` holds (`timeout` is a hang guard, not a speed check).
-    func waitForStatus(timeout: TimeInterval = 10, _ condition: (StatusReport) -> Bool) throws -> StatusReport {
-        let deadline = Date(timeIntervalSinceNow: timeout)
-        var report = try status()
-        while !condition(report), Date() < deadline {
-            usleep(50_000)
-            report = try status()
-        }
-        XCTAssertTrue(condition(report), "status never got there: \(report)")
-        return report
-    }
-}

@@ -54,12 +54,10 @@ final class SnapcastMPDEndToEndTests: DaemonTestCase {   // Sanitizer pass: skip
         var mark = recorder.sampleCount
         XCTAssertEqual(try daemon.ctl("search", "sine waves").status, 0)
         expectTone(440, after: mark, "through snapserver and snapclient")
-        let deadline = Date(timeIntervalSinceNow: 20)
         var shown = ""
-        while Date() < deadline {
+        try eventually(timeout: 20, interval: 0.1) {
             shown = try snapcast.rpc("Server.GetStatus")
-            if shown.contains("A Four Forty") { break }
-            usleep(100_000)
+            return shown.contains("A Four Forty")
         }
         XCTAssertTrue(shown.contains("\"title\":\"A Four Forty\""), "the title through meta_mpd.py: \(shown.prefix(3000))\n\(snapcast.log)")
         XCTAssertTrue(shown.contains("The Sine Waves"), "the artist")

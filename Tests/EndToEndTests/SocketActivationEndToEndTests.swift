@@ -26,9 +26,7 @@ final class SocketActivationEndToEndTests: DaemonTestCase {
                                          captureStderr: true)
         let log = DataCollector(activator.stderr!)
         defer { if activator.isRunning { activator.signal(SIGKILL); _ = activator.wait(timeout: 5) } }
-        let deadline = Date(timeIntervalSinceNow: 10)
-        while !FileManager.default.fileExists(atPath: socket), Date() < deadline { usleep(10_000) }
-        XCTAssertTrue(FileManager.default.fileExists(atPath: socket), "systemd-socket-activate made no socket")
+        XCTAssertTrue(eventually(timeout: 10) { FileManager.default.fileExists(atPath: socket) }, "systemd-socket-activate made no socket")
 
         let status = try ProcessRunner.run(previewctl, ["--socket", socket, "--json", "status"])
         XCTAssertEqual(status.status, 0, "the first connection starts previewd, which answers it: \(status.stderr)")

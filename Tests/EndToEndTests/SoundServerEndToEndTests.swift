@@ -34,26 +34,6 @@ final class SoundServerEndToEndTests: DaemonTestCase {
         environment["PULSE_SERVER"] = server.address
         recorder = try MonitorRecorder(sink: server.sinkName, server: server.address)
         daemon = try DaemonProcess(arguments: ["--api-base", standIn.baseURL, "--sink", server.sinkName], environment: environment)
-
-        XCTAssertEqual(try daemon.ctl("search", "sine waves").status, 0)
-        XCTAssertNotNil(recorder.waitForTone(440, after: 0))
-        usleep(1_500_000)
-        let before = try status().positionMs
-
-        server.kill()
-        recorder.stop()
-        usleep(300_000)
-        let lost = try status()
-        XCTAssertNotEqual(lost.output, "ok", "the lost output is reported")
-        XCTAssertTrue(daemon.isRunning)
-        XCTAssertGreaterThanOrEqual(lost.positionMs, before - 200, "the position where the sound stopped is kept")
-
-        try server.start()
-        recorder = try MonitorRecorder(sink: server.sinkName, server: server.address)
-        XCTAssertNotNil(recorder.waitForTone(440, after: 0, timeout: 20), "no sound after the server came back")
-        let back = try status()
-        XCTAssertEqual(back.output, "ok")
-        XCTAssertEqual(back.index, 0)
-        XCTAssertGreaterThanOrEqual(back.positionMs, lost.positionMs, "resumed where the sound stopped, not from the top")
+        try checkTheServerDiesAndComesBack(server)
     }
 }

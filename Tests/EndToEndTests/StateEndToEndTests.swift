@@ -31,13 +31,7 @@ final class StateEndToEndTests: DaemonTestCase {
             XCTAssertEqual(daemon.stop(), 0, daemon.log)
         }
         daemon = try DaemonProcess(arguments: daemonArguments(), environment: environment)
-        try waitForRestore()
-    }
-
-    private func waitForRestore() throws {
-        let deadline = Date(timeIntervalSinceNow: 10)
-        while !daemon.log.contains("state restored"), Date() < deadline { usleep(10_000) }
-        XCTAssertTrue(daemon.log.contains("state restored"), daemon.log)
+        waitForLog("state restored")
     }
 
     private func trackIds(_ q: QueueReport) -> [Int] { q.items.map { $0.track.trackId ?? 0 } }
@@ -49,23 +43,24 @@ final class StateEndToEndTests: DaemonTestCase {
             XCTAssertEqual(try daemon.ctl(edit).status, 0, "\(edit)")
         }
         XCTAssertEqual(try daemon.ctl("play", "3").status, 0)
-        let deadline = Date(timeIntervalSinceNow: 15)
-        while try status().positionMs < 4_000, Date() < deadline { usleep(50_000) }
+        try waitForStatus(timeout: 15) { $0.positionMs >= 4_000 }
         let before = try queue()
         XCTAssertEqual(trackIds(before), [1002, 2003, 1003, 1004, 3001, 3002, 1001])
         let orderBefore = before.order?.compactMap { id in before.items.first { $0.id == id }?.track.trackId }
+        let read = Date()
+        let playedTo = try status().positionMs
 
         try restart()
+        // Where it was stopped: after the last reading, by no more than the time since (a moment's slack).
+        let stoppedBy = playedTo + millisecondsSince(read) + 500
         let after = try queue()
         XCTAssertEqual(trackIds(after), trackIds(before), "the same queue (ids may change)")
         XCTAssertEqual(after.order?.compactMap { id in after.items.first { $0.id == id }?.track.trackId }, orderBefore, "the same shuffled order")
-        var now = try status()
-        let settle = Date(timeIntervalSinceNow: 10)
-        while now.state != .paused, Date() < settle { usleep(20_000); now = try status() }
+        let now = try waitForStatus("restored paused") { $0.state == .paused }
         XCTAssertEqual(now.state, .paused, "restored paused")
         XCTAssertEqual(now.index, 3)
         XCTAssertEqual(now.track?.trackId, 1004)
-        XCTAssertTrue((3_000...5_500).contains(now.positionMs), "at about 4 s: \(now.positionMs)")
+        XCTAssertTrue((playedTo - 1_000...stoppedBy).contains(now.positionMs), "at about \(playedTo) ms (by \(stoppedBy)): \(now.positionMs)")
         XCTAssertEqual(now.volume, 40)
         XCTAssertEqual(now.repeat, .all)
         XCTAssertTrue(now.shuffle)
@@ -85,7 +80,7 @@ final class StateEndToEndTests: DaemonTestCase {
     /// mixture of two, never empty when it was not.
     func testAKillAtAnyMomentLeavesAQueueThatExistedJustBefore() throws {
         try startOnSharedServer(environment: environment)
-        try waitForRestore()
+        waitForLog("state restored")
         let look = try JSONDecoder().decode(CatalogReport.self, from: Data(try daemon.ctl("--json", "search", "sine waves", "--no-queue").stdout.utf8))
         let tracks = try look.results.map { String(decoding: try JSONEncoder().encode($0), as: UTF8.self) }
         var random = SystemRandomNumberGenerator()
@@ -121,7 +116,7 @@ final class StateEndToEndTests: DaemonTestCase {
 
     func testFaultyFilesAreMovedAsideWithOneWarningAndPreviewdStartsWithWhatItCouldRead() throws {
         try startOnSharedServer(environment: environment)
-        try waitForRestore()
+        waitForLog("state restored")
         XCTAssertEqual(try daemon.ctl("search", "sine waves", "--no-play").status, 0)
         XCTAssertEqual(try daemon.ctl("save", "kept").status, 0)
         XCTAssertEqual(daemon.stop(), 0)
@@ -139,7 +134,7 @@ final class StateEndToEndTests: DaemonTestCase {
             FileManager.default.createFile(atPath: statePath, contents: Data(content.utf8), attributes: [.posixPermissions: mode])
             chmod(statePath, mode_t(mode))
             daemon = try DaemonProcess(arguments: daemonArguments(), environment: environment)
-            try waitForRestore()
+            waitForLog("state restored")
             XCTAssertEqual(try status().queueLength, restoredCount, "\(what): what could be read")
             XCTAssertEqual(daemon.log.components(separatedBy: "moved aside").count - 1, 1, "\(what): one warning: \(daemon.log)")
             let aside = try FileManager.default.contentsOfDirectory(atPath: folder + "/state/previewd").filter { $0.hasPrefix("state.jsonl.corrupt-") }
@@ -172,18 +167,16 @@ final class StateEndToEndTests: DaemonTestCase {
         try FileManager.default.createDirectory(atPath: state, withIntermediateDirectories: true)
         let launcher = ["/usr/bin/unshare", "-m", "sh", "-c", "mount -t tmpfs -o size=12k,mode=0700 tmpfs \"$0\" && exec \"$@\"", state]
         try startOnSharedServer(environment: environment, launcher: launcher)
-        try waitForRestore()
+        waitForLog("state restored")
         let inside = "/proc/\(daemon.pid)/root" + statePath
         XCTAssertEqual(try daemon.ctl("search", "sine waves", "--limit", "3").status, 0)
-        let deadline = Date(timeIntervalSinceNow: 5)
-        while (try? String(contentsOfFile: inside, encoding: .utf8))?.split(separator: "\n").count != 4, Date() < deadline { usleep(50_000) }
+        eventually(timeout: 5, interval: 0.05) { (try? String(contentsOfFile: inside, encoding: .utf8))?.split(separator: "\n").count == 4 }
         let small = try String(contentsOfFile: inside, encoding: .utf8)
         XCTAssertEqual(small.split(separator: "\n").count, 4, "three tracks fit")
 
         XCTAssertEqual(try daemon.ctl("search", "sine", "--append", "--limit", "200").status, 0)
         XCTAssertEqual(try daemon.ctl("search", "sine", "--append", "--limit", "200").status, 0)
-        let told = Date(timeIntervalSinceNow: 5)
-        while !daemon.log.contains("not written"), Date() < told { usleep(50_000) }
+        waitForLog("not written", timeout: 5)
         XCTAssertEqual(daemon.log.components(separatedBy: "not written").count - 1, 1, "told once: \(daemon.log)")
         XCTAssertEqual(try String(contentsOfFile: inside, encoding: .utf8), small, "the old file is whole")
         let mark = recorder.sampleCount
@@ -192,15 +185,13 @@ final class StateEndToEndTests: DaemonTestCase {
 
         XCTAssertEqual(try daemon.ctl("clear").status, 0)
         XCTAssertEqual(try daemon.ctl("search", "sine waves", "--limit", "2", "--no-play").status, 0)
-        let fits = Date(timeIntervalSinceNow: 5)
-        while (try? String(contentsOfFile: inside, encoding: .utf8))?.split(separator: "\n").count != 3, Date() < fits { usleep(50_000) }
+        eventually(timeout: 5, interval: 0.05) { (try? String(contentsOfFile: inside, encoding: .utf8))?.split(separator: "\n").count == 3 }
         XCTAssertEqual(try String(contentsOfFile: inside, encoding: .utf8).split(separator: "\n").count, 3, "the next write that fits is made")
 
         XCTAssertEqual(try ProcessRunner.run("/usr/bin/nsenter", ["-t", "\(daemon.pid)", "-m", "mount", "-o", "remount,ro", state]).status, 0)
         let written = try String(contentsOfFile: inside, encoding: .utf8)
         XCTAssertEqual(try daemon.ctl("volume", "30").status, 0)
-        let readOnly = Date(timeIntervalSinceNow: 5)
-        while daemon.log.components(separatedBy: "not written").count < 3, Date() < readOnly { usleep(50_000) }
+        eventually(timeout: 5, interval: 0.05) { daemon.log.components(separatedBy: "not written").count >= 3 }
         XCTAssertTrue(daemon.log.contains("Read-only file system"), daemon.log)
         XCTAssertEqual(try String(contentsOfFile: inside, encoding: .utf8), written, "the old file is whole")
         XCTAssertEqual(try status().volume, 30, "commands go on")

@@ -21,12 +21,6 @@ final class VocabularyEndToEndTests: SharedServerTestCase {
         return try JSONDecoder().decode(T.self, from: JSONSerialization.data(withJSONObject: object["result"] as Any))
     }
 
-    private func waitForState(_ state: PlaybackState, _ what: String) throws {
-        let deadline = Date(timeIntervalSinceNow: 15)
-        while try status().state != state, Date() < deadline { usleep(50_000) }
-        XCTAssertEqual(try status().state, state, what)
-    }
-
     func testALookAtTheCatalogLeavesTheQueueAsAnotherClientEditedIt() throws {
         XCTAssertEqual(try daemon.ctl("search", "sine waves", "--no-play").status, 0)
         standIn.setFault(.delay(milliseconds: 1500), forPathPrefix: "/search")
@@ -96,7 +90,7 @@ final class VocabularyEndToEndTests: SharedServerTestCase {
         XCTAssertFalse(try queue().items.contains { $0.track.trackId == 3001 }, "left by next: consumed")
         let single = try daemon.ctl("single", "oneshot")
         XCTAssertTrue(single.stdout.contains("single once") && single.stdout.contains("consume"), single.stdout)
-        try waitForState(.stopped, "single stops at the end of the track")
+        try waitForStatus(timeout: 15, "single stops at the end of the track") { $0.state == .stopped }
         let after = try status()
         XCTAssertEqual(after.single, .off, "oneshot: once")
         XCTAssertTrue(after.consume)
