@@ -104,15 +104,21 @@ enum SequencerScenarios {
     /// ends and where it comes back, no step between two heard samples above a tenth of the level (a
     /// cut at 0.5 is a step of 0.5; the 3 ms ramp's are 0.0035; a sound server's resampler may ring a
     /// little). Not the very first onset: a sound server may drop a new stream's first milliseconds.
-    static func pauseAndResumeAreRamped(_ rig: OutputRig) throws {
+    /// `lateDevice`: the device's thread is held for 40 ms right after the pause and the resume, as
+    /// a busy machine holds it; what follows a flush must already be on its way to the device.
+    static func pauseAndResumeAreRamped(_ rig: OutputRig, lateDevice: Bool = false) throws {
+        // The property: the device's thread answers 40 ms late.
+        let holdTheDevice = { if lateDevice { rig.sequencer.output.withLock { usleep(40_000) } } }
         let mark = rig.heard.sampleCount
         rig.sequencer.play(level(0.5, frames: 48_000, id: 1, rig), paused: false)
         let start = try XCTUnwrap(waitFor(rig, after: mark) { $0 > 0.25 }, "the feed was not heard")
         XCTAssertNotNil(waitFor(rig, after: start + 4_800) { _ in true }, "100 ms heard")
         rig.sequencer.pause()
+        holdTheDevice()
         let end = try XCTUnwrap(waitFor(rig, after: start + 4_800) { $0 < 0.01 }, "the pause was not heard")
         XCTAssertNotNil(soundStops(rig, after: end) { abs($0) >= 0.01 }, "sound after the pause")   // paused a while, as heard
         rig.sequencer.resume()
+        holdTheDevice()
         let back = try XCTUnwrap(waitFor(rig, after: end) { $0 > 0.25 }, "the resume was not heard")
         let full = try XCTUnwrap(waitFor(rig, after: back) { $0 > 0.49 }, "the resume did not reach the full level")
         XCTAssertNotNil(waitFor(rig, after: full + 480) { _ in true })

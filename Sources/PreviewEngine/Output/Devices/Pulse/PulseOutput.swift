@@ -59,6 +59,7 @@ public final class PulseOutput: AudioOutput {
     var drainPending = false                 // mainloop lock; a pause's drain due, not answered
     var drainAsked = false                   // mainloop lock; and sent to the server
     var ranDry = false                       // mainloop lock; drained and corked: flush before writing
+    var flushed = false                      // mainloop lock; flushed, not yet written since
     var heardWaiters: [@Sendable () -> Void] = []   // mainloop lock; `whenHeard` callers
     weak var source: OutputSequencer?        // mainloop lock
     var volumePercent = 100                  // mainloop lock
@@ -102,7 +103,7 @@ public final class PulseOutput: AudioOutput {
     }
 
     public func cancel() {
-        if let stream = readyStream { complete(pa_stream_flush(stream, nil, nil)) }
+        if let stream = readyStream { flushLocked(stream) }
     }
 
     /// What the server still holds: its latency, or the target while it has not said.
@@ -151,29 +152,49 @@ public final class PulseOutput: AudioOutput {
         setTimerLocked(&timingTimer, after: corked ? nil : 1_000_000, pulseTimingTimer)
     }
 
+    /// Drops what the server holds unplayed: the write index back to the read index.
+    func flushLocked(_ stream: OpaquePointer) {
+        complete(pa_stream_flush(stream, nil, nil))
+        flushed = true
+    }
+
     /// Copies up to `bytes` pulled from the sequencer into the stream's own memory. No allocation,
     /// no waiting; stops at the first short pull (the sequencer kicks again when there is more).
+    ///
+    /// After a flush, what follows (a pause's fade-out, a skip's new track, a resume) must be heard
+    /// at once: it is written before the server asks for it (up to the stream's target; libpulse
+    /// allows writing ahead of a request), so it reaches the server right behind the flush, and the
+    /// stream is triggered, since a flush puts the server's queue back to prebuffering (a 3 ms fade
+    /// would wait there). The sink holds only a few milliseconds of its own (`openStreamLocked`):
+    /// waiting for the server's request and a drain to start it, a client slowed by a busy machine
+    /// let the sink run dry, the sound cut, and the fade-out was heard at the resume instead.
     func fillLocked(_ bytes: Int) {
-        guard let source else { return }
-        if ranDry, let stream = readyStream {
+        guard let source, let stream = readyStream else { return }
+        if ranDry {
             ranDry = false
-            complete(pa_stream_flush(stream, nil, nil))   // the write index back to the read index
+            flushLocked(stream)
         }
+        let afterFlush = flushed
+        flushed = false
         var remaining = bytes
-        while remaining >= format.bytesPerFrame, let stream = readyStream {
+        if afterFlush, let attr = pa_stream_get_buffer_attr(stream) { remaining = max(bytes, Int(attr.pointee.tlength)) }
+        var wrote = false
+        while remaining >= format.bytesPerFrame, readyStream != nil {
             var data: UnsafeMutableRawPointer?
             var size = remaining
-            guard pa_stream_begin_write(stream, &data, &size) == 0, let data, size > 0 else { return }
+            guard pa_stream_begin_write(stream, &data, &size) == 0, let data, size > 0 else { break }
             let wanted = size / format.bytesPerFrame
             let got = source.pull(into: data.assumingMemoryBound(to: Float.self), frames: wanted)
             if got > 0 {
                 pa_stream_write(stream, data, got * format.bytesPerFrame, nil, 0, PA_SEEK_RELATIVE)
                 remaining -= got * format.bytesPerFrame
+                wrote = true
             } else {
                 pa_stream_cancel_write(stream)
             }
-            guard got == wanted else { return }
+            guard got == wanted else { break }
         }
+        if afterFlush, wrote, readyStream != nil { complete(pa_stream_trigger(stream, nil, nil)) }
     }
 
     // MARK: Locking
