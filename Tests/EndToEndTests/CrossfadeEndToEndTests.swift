@@ -189,11 +189,9 @@ final class CrossfadeEndToEndTests: DaemonTestCase {   // Sanitizer pass: skippe
         XCTAssertLessThanOrEqual(largest, 2 * .pi * 1_100 * 2 * amplitude / rate, "\(what): a click")
     }
 
-    /// Waits for a window after `mark` where both tones sound, each above `share` of `amplitude`.
-    private func waitForBoth(_ a: Double, _ b: Double, above share: Double, of amplitude: Double, after mark: Int) -> Int? {
-        recorder.waitFor(after: mark) { start, _, _ in
-            measure(a, at: start).amplitude > share * amplitude && measure(b, at: start).amplitude > share * amplitude
-        }
+    /// For `recorder.waitFor`: a window where both tones sound, each above `share` of `amplitude`.
+    private func both(_ a: Double, _ b: Double, above share: Double, of amplitude: Double) -> (Int, Double?, Float) -> Bool {
+        { start, _, _ in self.measure(a, at: start).amplitude > share * amplitude && self.measure(b, at: start).amplitude > share * amplitude }
     }
 
     /// 880 Hz into 1,100 Hz: paused in the middle of the fade (both ramp out together), resumed (both
@@ -205,7 +203,7 @@ final class CrossfadeEndToEndTests: DaemonTestCase {   // Sanitizer pass: skippe
         _ = try daemon.request(#"{"id":4,"cmd":"play","args":{"index":0}}"#)
         let seek = try seekOneSecondBeforeTheFade()
         var mark = seek.mark
-        let fading = try XCTUnwrap(waitForBoth(880, 1_100, above: 0.4, of: amplitude, after: mark), "no fade into 1,100 Hz")
+        let fading = try XCTUnwrap(recorder.waitFor(after: mark, both(880, 1_100, above: 0.4, of: amplitude)), "no fade into 1,100 Hz")
         let during = try status()
         XCTAssertEqual(during.index, 1, "the next track is current once the fade begins")
         // Its position counts from its own start, which came a second after the seek: less than the
@@ -223,7 +221,7 @@ final class CrossfadeEndToEndTests: DaemonTestCase {   // Sanitizer pass: skippe
         mark = recorder.sampleCount
         XCTAssertEqual(try daemon.ctl("resume").status, 0)
         XCTAssertGreaterThanOrEqual(try status().positionMs, pausedAt, "the new track goes on from where it paused")
-        let back = try XCTUnwrap(waitForBoth(880, 1_100, above: 0.2, of: amplitude, after: mark), "the fade did not go on with both")
+        let back = try XCTUnwrap(recorder.waitFor(after: mark, both(880, 1_100, above: 0.2, of: amplitude)), "the fade did not go on with both")
         // Where it was: 1,100 Hz had risen past 0.4 before the pause; a fade begun again would rise
         // from nothing and be heard first near 0.2. (A level, not a time: on a loaded machine the
         // decoders can fall behind the pipe, and the fade then stretches.)
@@ -263,7 +261,7 @@ final class CrossfadeEndToEndTests: DaemonTestCase {   // Sanitizer pass: skippe
     @discardableResult
     private func interruptAFade(of old: Double, into new: Double, with command: String, alone: Double, amplitude: Double) throws -> Date {
         let mark = try seekOneSecondBeforeTheFade().mark
-        let fading = try XCTUnwrap(waitForBoth(old, new, above: 0.4, of: amplitude, after: mark),
+        let fading = try XCTUnwrap(recorder.waitFor(after: mark, both(old, new, above: 0.4, of: amplitude)),
                                    "no fade into \(Int(new)) Hz; heard since the seek:\n\(levels([old, new], of: amplitude, after: mark))\n\(daemon.log.suffix(3_000))")
         let sent = Date()
         XCTAssertEqual(try daemon.ctl(command).status, 0)

@@ -37,11 +37,6 @@ final class EventHookEndToEndTests: DaemonTestCase {
         }
     }
 
-    /// Waits for a run whose variables pass `test`.
-    private func waitForRun(_ test: ([String: String]) -> Bool) -> [String: String]? {
-        eventually(timeout: 15, interval: 0.05) { runs().first(where: test) }
-    }
-
     override func tearDown() {
         super.tearDown()
         try? FileManager.default.removeItem(atPath: folder)
@@ -59,17 +54,17 @@ final class EventHookEndToEndTests: DaemonTestCase {
         let mark = recorder.sampleCount
         XCTAssertEqual(try daemon.ctl("search", "anything").status, 0)
         expectTone(440, after: mark, "the track plays")
-        let track = try XCTUnwrap(waitForRun { $0["PREVIEWD_EVENT"] == "track" }, "no track run: \(runs())")
+        let track = try XCTUnwrap(eventually(timeout: 15, interval: 0.05) { runs().first { $0["PREVIEWD_EVENT"] == "track" } }, "no track run: \(runs())")
         XCTAssertEqual(track["PREVIEWD_TITLE"], hostile, "the exact title, as data")
         XCTAssertEqual(track["PREVIEWD_ARTIST"], "The Sine Waves")
         XCTAssertEqual(track["PREVIEWD_ALBUM"], "Pure Tones")
         XCTAssertEqual(track["PREVIEWD_TRACK_ID"], "77")
         XCTAssertEqual(track["PREVIEWD_INDEX"], "0")
         XCTAssertEqual(track["PREVIEWD_URL"], "https://music.apple.com/us/album/701?i=77")
-        let playing = try XCTUnwrap(waitForRun { $0["PREVIEWD_EVENT"] == "state" && $0["PREVIEWD_STATE"] == "playing" })
+        let playing = try XCTUnwrap(eventually(timeout: 15, interval: 0.05) { runs().first { $0["PREVIEWD_EVENT"] == "state" && $0["PREVIEWD_STATE"] == "playing" } })
         XCTAssertEqual(playing["PREVIEWD_TITLE"], hostile)
         XCTAssertEqual(try daemon.ctl("pause").status, 0)
-        XCTAssertNotNil(waitForRun { $0["PREVIEWD_STATE"] == "paused" })
+        XCTAssertNotNil(eventually(timeout: 15, interval: 0.05) { runs().first { $0["PREVIEWD_STATE"] == "paused" } })
         for marker in ["pwned-a", "pwned-b"] {
             XCTAssertFalse(FileManager.default.fileExists(atPath: NSTemporaryDirectory() + marker), "the title ran \(marker)")
         }

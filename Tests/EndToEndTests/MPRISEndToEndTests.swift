@@ -36,31 +36,12 @@ final class MPRISEndToEndTests: DaemonTestCase {
         return result.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
     }
 
-    /// Waits until `playerctl -p previewd ARGUMENTS` prints something `accepted`; returns it.
-    @discardableResult
-    private func waitForPlayerctl(_ arguments: [String], file: StaticString = #filePath, line: UInt = #line,
-                                  until accepted: (String) -> Bool) -> String {
-        var seen = ""
-        let reached = eventually(timeout: 10, interval: 0.05) { () -> String? in
-            seen = (try? bus!.run("playerctl", ["-p", "previewd"] + arguments).stdout.trimmingCharacters(in: .whitespacesAndNewlines)) ?? ""
-            return accepted(seen) ? seen : nil
-        }
-        if let reached { return reached }
-        XCTFail("playerctl \(arguments.joined(separator: " ")): got \(seen)", file: file, line: line)
-        return seen
-    }
-
-    /// Waits until `playerctl -p previewd ARGUMENTS` prints `expected`.
-    private func expectPlayerctl(_ expected: String, _ arguments: String..., file: StaticString = #filePath, line: UInt = #line) {
-        waitForPlayerctl(arguments, file: file, line: line) { $0 == expected }
-    }
-
     func testPlayerctlSeesAndSteersWhatIsHeard() throws {
         let bus = try startOnBus()
         var mark = recorder.sampleCount
         XCTAssertEqual(try daemon.ctl("search", "sine waves").status, 0)
         expectTone(440, after: mark, "the search plays")
-        expectPlayerctl("Playing", "status")
+        bus.expectPlayerctl("Playing", "status")
         let listed = try bus.run("playerctl", ["-l"])
         XCTAssertTrue(listed.stdout.contains("previewd"), "playerctl -l: \(listed)")
         XCTAssertEqual(try playerctl("metadata", "title"), "A Four Forty")
@@ -74,36 +55,36 @@ final class MPRISEndToEndTests: DaemonTestCase {
         let length = Int(try playerctl("metadata", "mpris:length")) ?? 0
         XCTAssertTrue((7_500_000...8_500_000).contains(length), "the preview's own length, 8 s: \(length) µs")
         // The artwork, fetched at 600×600 into the private cache, is shown as a file:// URL.
-        let artURL = waitForPlayerctl(["metadata", "mpris:artUrl"]) { $0.hasPrefix("file:///") }
+        let artURL = bus.waitForPlayerctl(["metadata", "mpris:artUrl"]) { $0.hasPrefix("file:///") }
         let artPath = String(artURL.dropFirst(7))
         XCTAssertEqual(FileManager.default.contents(atPath: artPath), FileManager.default.contents(atPath: Fixtures.directory.path + "/artwork/quadrants.jpg"))
 
         mark = recorder.sampleCount
         try playerctl("next")
         expectTone(660, after: mark, "playerctl next")
-        expectPlayerctl("E Six Sixty", "metadata", "title")
+        bus.expectPlayerctl("E Six Sixty", "metadata", "title")
         mark = recorder.sampleCount
         try playerctl("previous")
         expectTone(440, after: mark, "playerctl previous")
-        expectPlayerctl("A Four Forty", "metadata", "title")
+        bus.expectPlayerctl("A Four Forty", "metadata", "title")
 
         try playerctl("play-pause")
-        expectPlayerctl("Paused", "status")
+        bus.expectPlayerctl("Paused", "status")
         mark = recorder.sampleCount
         XCTAssertNotNil(recorder.waitForSilence(lasting: 0.5, after: mark), "pause silences the sink")
         mark = recorder.sampleCount
         try playerctl("play-pause")
         expectTone(440, after: mark, "play-pause resumes")
-        expectPlayerctl("Playing", "status")
+        bus.expectPlayerctl("Playing", "status")
 
         try playerctl("volume", "0.5")
-        expectPlayerctl("0.500000", "volume")
+        bus.expectPlayerctl("0.500000", "volume")
         XCTAssertEqual(try status().volume, 50)
         try playerctl("loop", "Playlist")
-        expectPlayerctl("Playlist", "loop")
+        bus.expectPlayerctl("Playlist", "loop")
         XCTAssertEqual(try status().repeat, .all)
         try playerctl("shuffle", "On")
-        expectPlayerctl("On", "shuffle")
+        bus.expectPlayerctl("On", "shuffle")
         XCTAssertTrue(try status().shuffle)
         try playerctl("shuffle", "Off")
         try playerctl("position", "4")
@@ -153,7 +134,7 @@ final class MPRISEndToEndTests: DaemonTestCase {
     /// arguments, the signal, every property with its type and access.
     func testTheObjectMatchesTheSpecificationsInterfaces() throws {
         let bus = try startOnBus()
-        _ = waitForPlayerctl(["status"]) { !$0.isEmpty }
+        _ = bus.waitForPlayerctl(["status"]) { !$0.isEmpty }
         let introspected = try bus.run("dbus-send", ["--print-reply=literal", "--dest=org.mpris.MediaPlayer2.previewd",
                                                      "/org/mpris/MediaPlayer2", "org.freedesktop.DBus.Introspectable.Introspect"])
         XCTAssertEqual(introspected.status, 0, introspected.stderr)
@@ -198,7 +179,7 @@ final class MPRISEndToEndTests: DaemonTestCase {
         // The behaviours the text states: a player that plays at 1.0 only keeps Rate at 1.0, and a
         // Rate of 0.0 acts as Pause; a negative Volume is 0.0.
         XCTAssertEqual(try daemon.ctl("search", "sine waves").status, 0)
-        expectPlayerctl("Playing", "status")
+        bus.expectPlayerctl("Playing", "status")
         func set(_ property: String, _ value: String) throws {
             let result = try bus.run("dbus-send", ["--print-reply", "--dest=org.mpris.MediaPlayer2.previewd", "/org/mpris/MediaPlayer2",
                                                    "org.freedesktop.DBus.Properties.Set", "string:org.mpris.MediaPlayer2.Player",
@@ -212,9 +193,9 @@ final class MPRISEndToEndTests: DaemonTestCase {
         XCTAssertEqual(rate.stdout.split(separator: " ").last.flatMap { Double($0.trimmingCharacters(in: .whitespacesAndNewlines)) }, 1.0,
                        "Rate stays 1.0: \(rate.stdout)")
         try set("Rate", "variant:double:0.0")
-        expectPlayerctl("Paused", "status")
+        bus.expectPlayerctl("Paused", "status")
         try set("Volume", "variant:double:-0.5")
-        waitForPlayerctl(["volume"]) { Double($0) == 0 }
+        bus.waitForPlayerctl(["volume"]) { Double($0) == 0 }
         XCTAssertEqual(try status().volume, 0)
     }
 

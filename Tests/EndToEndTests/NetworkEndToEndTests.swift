@@ -27,15 +27,6 @@ final class NetworkEndToEndTests: XCTestCase {
         return rig
     }
 
-    /// Waits until previewd plays queue item `index` with audio flowing (of a queue newer than
-    /// `afterVersion`, when given: the answer to a later search).
-    private func waitUntilPlaying(_ rig: NetworkRig, index: Int = 0, afterVersion: Int = -1,
-                                  file: StaticString = #filePath, line: UInt = #line) throws {
-        try rig.daemon.waitForStatus(timeout: 20, "previewd did not play item \(index); it logged:\n\(rig.daemon.log)", file: file, line: line) {
-            $0.state == .playing && $0.index == index && $0.positionMs > 0 && $0.queueVersion > afterVersion
-        }
-    }
-
     /// Waits until previewd has nothing more under way on the wire: every slot holds its whole
     /// preview, no HTTP exchange is alive, and the terminators' counts have stopped changing.
     private func waitUntilTheWireIsQuiet(_ rig: NetworkRig, file: StaticString = #filePath, line: UInt = #line) throws {
@@ -61,7 +52,7 @@ final class NetworkEndToEndTests: XCTestCase {
     func testAColdStartSendsTheFirstPreviewOnAConnectionOpenedWhileTheSearchWasInFlight() throws {
         let rig = try start(["--preview-host", NetworkRig.cdn])
         XCTAssertEqual(try rig.daemon.ctl("search", "sine waves").status, 0)
-        try waitUntilPlaying(rig)
+        try rig.daemon.waitUntilPlaying()
         let stats = try rig.stats()
         let search = try XCTUnwrap(stats["api"]?.requests?.first { $0.path.hasPrefix("/search") })
         let answered = try XCTUnwrap(search.answered)
@@ -78,12 +69,12 @@ final class NetworkEndToEndTests: XCTestCase {
         // the second search would need nothing from the CDN and this test would show nothing of it.
         let rig = try start(["--preview-host", NetworkRig.cdn, "--prefetch-heads", "0"])
         XCTAssertEqual(try rig.daemon.ctl("search", "sine waves").status, 0)
-        try waitUntilPlaying(rig)
+        try rig.daemon.waitUntilPlaying()
         try waitUntilTheWireIsQuiet(rig)   // the neighbours' downloads end too
         let before = try rig.stats()
         let version = try rig.daemon.statusReport().queueVersion
         XCTAssertEqual(try rig.daemon.ctl("search", "brief").status, 0)
-        try waitUntilPlaying(rig, afterVersion: version)
+        try rig.daemon.waitUntilPlaying(afterVersion: version)
         let after = try rig.stats()
         for host in ["api", "cdn"] {
             XCTAssertEqual(after[host]?.connections.count, before[host]?.connections.count, "\(host): no new TCP connection")
@@ -95,7 +86,7 @@ final class NetworkEndToEndTests: XCTestCase {
     func testIdleConnectionsCloseAfterTheKeepWarmTime() throws {
         let rig = try start(["--preview-host", NetworkRig.cdn, "--keep-warm", "2"])
         XCTAssertEqual(try rig.daemon.ctl("search", "brief", "--limit", "1").status, 0)
-        try waitUntilPlaying(rig)
+        try rig.daemon.waitUntilPlaying()
         var open = -1
         try eventually(timeout: 20, interval: 0.1) {
             let stats = try rig.stats()
@@ -112,9 +103,9 @@ final class NetworkEndToEndTests: XCTestCase {
         // pre-connect as for any request.
         let rig = try start(["--preview-host", NetworkRig.trap])
         XCTAssertEqual(try rig.daemon.ctl("search", "sine waves").status, 0)
-        try waitUntilPlaying(rig)
+        try rig.daemon.waitUntilPlaying()
         XCTAssertEqual(try rig.daemon.ctl("search", "brief").status, 0)
-        try waitUntilPlaying(rig)
+        try rig.daemon.waitUntilPlaying()
         XCTAssertEqual(try rig.stats()["trap"]?.connections.count, 0, "nothing connected to 10.9.9.9")
     }
 
@@ -122,7 +113,7 @@ final class NetworkEndToEndTests: XCTestCase {
         // The usual preview host accepts and never answers; the results' previews are on the CDN.
         let rig = try start(["--preview-host", NetworkRig.mute])
         XCTAssertEqual(try rig.daemon.ctl("search", "sine waves").status, 0)
-        try waitUntilPlaying(rig)
+        try rig.daemon.waitUntilPlaying()
         let stats = try rig.stats()
         XCTAssertEqual(stats["mute"]?.connections.count, 1, "the pre-connect went to the usual host, which never answered")
         XCTAssertNotNil(stats["cdn"]?.requests?.first { $0.path.hasPrefix("/previews/") }, "the previews came from the CDN meanwhile")

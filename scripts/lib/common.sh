@@ -38,11 +38,11 @@ phase() {
   PREVIEWD_PHASE=$1
   PREVIEWD_PHASE_START=$now
 }
-phase_summary() {
+phase_summary() {   # phase_summary [NOTE]: NOTE (e.g. what ran in the background) goes in brackets
   phase ""
   local joined
   joined=$(printf '%s, ' "${PREVIEWD_PHASES[@]}")
-  echo "phases: ${joined%, }; total $SECONDS s"
+  echo "phases: ${joined%, }${1:+ ($1)}; total $SECONDS s"
 }
 
 # Swift lives in /opt/swift on the project's machines; put it on PATH when it is not there.
@@ -88,6 +88,11 @@ build_release() {
 # kits, previewd's engine again).
 build_web() {
   (cd Web && swift build -c release --static-swift-stdlib --product previewd-web >&2 && swift build -c release --static-swift-stdlib --show-bin-path)
+}
+
+# The tests' build under a sanitizer (address or thread), in .build-<kind> beside the normal one.
+build_sanitized() {
+  swift build --build-tests --sanitize="$1" --build-path ".build-$1"
 }
 
 # swift-argument-parser's manual generator, built beside the release binaries (scripts/install

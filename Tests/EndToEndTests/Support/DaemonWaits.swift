@@ -40,6 +40,15 @@ extension DaemonProcess {
         XCTFail("\(said.isEmpty ? "" : said + ": ")status never got there: \(last)", file: file, line: line)
         return last
     }
+
+    /// Waits until previewd plays queue item `index` with audio flowing (of a queue newer than
+    /// `afterVersion`, when given: the answer to a later search).
+    func waitUntilPlaying(index: Int = 0, afterVersion: Int = -1, timeout: TimeInterval = 20,
+                          file: StaticString = #filePath, line: UInt = #line) throws {
+        try waitForStatus(timeout: timeout, "previewd did not play item \(index); it logged:\n\(log)", file: file, line: line) {
+            $0.state == .playing && $0.index == index && $0.positionMs > 0 && $0.queueVersion > afterVersion
+        }
+    }
 }
 
 extension DaemonTestCase {
