@@ -19,6 +19,7 @@ public final class DaemonProcess {
         }
         let directory = NSTemporaryDirectory() + "previewd-e2e-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        DaemonFolders.add(directory)
         socketPath = directory + "/previewd.sock"
         mpdSocketPath = directory + "/mpd.sock"
         // Kept off the desktop's session bus and out of the user's cache unless the test says otherwise.
@@ -102,5 +103,22 @@ public final class DaemonProcess {
     public func ctlInBackground(_ arguments: String...) throws -> BackgroundCommand {
         guard let binary = BuildProducts.path("previewctl") else { throw TestSupportError("previewctl is not built") }
         return try BackgroundCommand(binary, ["--socket", socketPath] + arguments)
+    }
+}
+
+/// The daemons' folders, removed when the tests' process exits: a restart test hands one daemon's
+/// state to the next, so no folder can go with its daemon.
+private enum DaemonFolders {
+    private static let lock = NSLock()
+    nonisolated(unsafe) private static var folders: [String] = []   // under `lock`
+    private static let removedAtExit: Void = { atexit { DaemonFolders.removeAll() } }()
+
+    static func add(_ folder: String) {
+        _ = removedAtExit
+        lock.withLock { folders.append(folder) }
+    }
+
+    private static func removeAll() {
+        for folder in lock.withLock({ folders }) { try? FileManager.default.removeItem(atPath: folder) }
     }
 }
