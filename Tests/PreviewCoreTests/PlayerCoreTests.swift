@@ -456,6 +456,8 @@ final class PlayerCoreTests: XCTestCase {
         let arrived = core.handle(.artworkArrived(url: "https://example.com/0.jpg", path: "/cache/0.jpg"))
         XCTAssertEqual(Self.events(arrived), [.artwork(index: 0, path: "/cache/0.jpg", id: 1)])
         XCTAssertEqual(core.currentArtworkPath, "/cache/0.jpg")
+        XCTAssertEqual(Self.events(core.handle(.artworkArrived(url: "https://example.com/0.jpg", path: "/cache/0.jpg"))), [],
+                       "the same image again is told once (issue 55: `watch` printed one twice)")
         XCTAssertEqual(core.handle(.artworkArrived(url: "https://example.com/3.jpg", path: "/cache/3.jpg")), [],
                        "outside the window: nothing")
     }
