@@ -23,8 +23,9 @@ struct ClientOptions: ParsableArguments {
     }
 
     /// Sends `command` and prints the answer, its result decoded as `Report` (see `Invocation.run`).
-    func run<Report: Decodable>(_ command: ControlCommand, as: Report.Type, human: (Report) -> String) throws {
-        try invocation.run(command, as: Report.self, human: human)
+    func run<Report: Decodable>(_ command: ControlCommand, as: Report.Type, human: (Report) -> String,
+                                nothingDone: (Report) -> String? = { _ in nil }) throws {
+        try invocation.run(command, as: Report.self, human: human, nothingDone: nothingDone)
     }
 
     /// Sends a plain command and prints the answer.

@@ -20,9 +20,12 @@ struct Invocation {
     var socketPath: String { socket ?? SocketPath.defaultPath() }
 
     /// Sends `command` to previewd and prints the answer: as JSON with --json, else its result
-    /// decoded straight into `Report` (one pass over the line) through `human`.
-    func run<Report: Decodable>(_ command: ControlCommand, as: Report.Type, human: (Report) -> String) throws {
-        if json { return try run(command) { _ in "" } }
+    /// decoded straight into `Report` (one pass over the line) through `human`. When `nothingDone`
+    /// names what was not found in an answer that changed nothing (an add of unknown ids), that
+    /// is said on stderr and the exit status is 5, as for a search that finds nothing.
+    func run<Report: Decodable>(_ command: ControlCommand, as: Report.Type, human: (Report) -> String,
+                                nothingDone: (Report) -> String? = { _ in nil }) throws {
+        if json { return try run(command, human: { _ in "" }, nothingDone: { (try? $0.decode(as: Report.self)).flatMap(nothingDone) }) }
         let response: TypedResponse<Report>
         do {
             response = try ControlClient(path: socketPath).send(command, as: TypedResponse<Report>.self)
@@ -34,6 +37,14 @@ struct Invocation {
             throw ExitCode(ExitStatus.forError(response.error?.code))
         }
         Output.print(decorated(human(result)))
+        try Self.fail(nothingDone(result))
+    }
+
+    /// Exit 5 with `nothing` on stderr, when something was not found.
+    private static func fail(_ nothing: String?) throws {
+        guard let nothing else { return }
+        Output.error(nothing)
+        throw ExitCode(ExitStatus.forError(.noResults))
     }
 
     /// `text` with the artwork beside it when asked for.
@@ -49,8 +60,8 @@ struct Invocation {
     }
 
     /// Sends `command` to previewd and prints the answer: as JSON with --json, else through `human`.
-    /// Exit status: see `ExitStatus`.
-    func run(_ command: ControlCommand, human: (JSONValue) throws -> String) throws {
+    /// Exit status: see `ExitStatus`; `nothingDone` as above.
+    func run(_ command: ControlCommand, human: (JSONValue) throws -> String, nothingDone: (JSONValue) -> String? = { _ in nil }) throws {
         let path = socketPath
         let response: ControlResponse
         do {
@@ -71,10 +82,10 @@ struct Invocation {
         if !json { Output.print(decorated(try human(response.result ?? .null))) }
         // A catalog command that found results but none it could queue has not done what was asked.
         if response.result?["results"] != nil, let report = try? response.result?.decode(as: CatalogReport.self),
-           report.queued, report.firstQueueIndex == nil {
-            Output.error((report.previewSentence ?? "none of the results has a playable preview") + "; the queue is unchanged")
-            throw ExitCode(ExitStatus.forError(.noResults))
+           report.queued, report.firstQueueIndex == nil, Output.lookupHints(report) == nil {
+            try Self.fail((report.previewSentence ?? "none of the results has a playable preview") + "; the queue is unchanged")
         }
+        try Self.fail(response.result.flatMap(nothingDone))
     }
 
     /// Subscribes and prints every event until the connection ends or previewctl is interrupted.
@@ -109,11 +120,19 @@ struct Invocation {
         }
     }
 
+    /// The command that starts a previewd this previewctl would reach: with `--socket` when the
+    /// socket is not the default one (quoted for a shell when it must be).
+    static func startCommand(socket path: String) -> String {
+        guard path != SocketPath.defaultPath() else { return "previewd" }
+        let plain = path.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || "/._-+,:@%".contains($0)) }
+        return "previewd --socket " + (plain ? path : "'" + path.replacing("'", with: "'\\''") + "'")
+    }
+
     /// The failure's message on stderr, and its exit status.
     static func exit(_ error: ControlClient.Failure) -> ExitCode {
         switch error {
         case .unreachable(let path, let reason):
-            Output.error("cannot reach previewd at \(path) (\(reason)); is it running? Start it with: previewd")
+            Output.error("cannot reach previewd at \(path) (\(reason)); is it running? Start it with: " + startCommand(socket: path))
             return ExitCode(ExitStatus.noDaemon)
         case .untrusted(let path, let reason):
             Output.error("refusing to talk to \(path): \(reason)")

@@ -115,13 +115,8 @@ enum Output {
     static func catalog(_ value: JSONValue) throws -> String {
         let r = try value.decode(as: CatalogReport.self)
         var lines = [CatalogTable.render(r)]
-        guard r.queued else {   // --no-queue: the table, and what could not play (a list of albums: how to play one)
-            let albums = r.results.filter { $0.wrapperType == "collection" && $0.collectionId != nil }
-            if !albums.isEmpty, albums.count == r.results.count {
-                return ([lines[0], "to queue an album's songs:"] + albums.map {
-                    "  previewctl lookup \($0.collectionId!)   " + TerminalText.sanitized($0.collectionName ?? "")
-                }).joined(separator: "\n")
-            }
+        if let hints = lookupHints(r) { return ([lines[0]] + hints).joined(separator: "\n") }
+        guard r.queued else {   // --no-queue: the table, and what could not play
             return ([lines[0]] + (r.previewSentence.map { [$0] } ?? [])).joined(separator: "\n")
         }
         if let album = r.album { lines.append("album: " + TerminalText.sanitized(album)) }
@@ -143,17 +138,56 @@ enum Output {
         return lines.joined(separator: "\n")
     }
 
-    /// The human form of `add`'s answer.
+    /// When every result is an album or every one an artist (`--albums`, `--entity musicArtist`),
+    /// nothing can play until one is chosen: how to queue each one's songs. Nil otherwise.
+    static func lookupHints(_ r: CatalogReport) -> [String]? {
+        guard r.firstQueueIndex == nil, !r.results.isEmpty else { return nil }
+        if r.results.allSatisfy({ $0.wrapperType == "collection" && $0.collectionId != nil }) {
+            return ["to queue an album's songs:"] + r.results.map {
+                "  previewctl lookup \($0.collectionId!)   " + TerminalText.sanitized($0.collectionName ?? "")
+            }
+        }
+        if r.results.allSatisfy({ $0.wrapperType == "artist" && $0.artistId != nil }) {
+            return ["to queue an artist's songs:"] + r.results.map {
+                "  previewctl lookup \($0.artistId!)   " + TerminalText.sanitized($0.artistName ?? "")
+            }
+        }
+        return nil
+    }
+
+    /// The human form of `add`'s answer (nothing when nothing was added: `nothingAdded` says why).
     static func added(_ r: AddReport) -> String {
+        guard !r.ids.isEmpty else { return "" }
         var lines = ["added \(r.ids.count) track\(r.ids.count == 1 ? "" : "s") (ids \(r.ids.map(String.init).joined(separator: ", "))); queue version \(r.queueVersion)"]
         for item in r.notQueued { lines.append("not queued: #\(item.result + 1) — \(TerminalText.sanitized(item.reason))") }
         return lines.joined(separator: "\n")
     }
 
+    /// When an add or a load queued nothing: what was not added and why, naming each track by its
+    /// id when the ids were given (`asked`), else by its place in what was asked (1-based).
+    static func nothingAdded(_ r: AddReport, asked: [Int]? = nil, empty: String = "there was nothing to add") -> String? {
+        guard r.ids.isEmpty else { return nil }
+        guard !r.notQueued.isEmpty else { return "nothing added: " + empty }
+        return "nothing added: " + r.notQueued.map { item in
+            let name = asked.flatMap { $0.indices.contains(item.result) ? "track \($0[item.result])" : nil } ?? "#\(item.result + 1)"
+            return "\(name) \(item.reason)"
+        }.joined(separator: "; ")
+    }
+
+    /// The human form of `mark` and `unmark`: the track they were about, as `queue` shows it.
+    static func mark(_ r: MarkReport) -> String {
+        (r.marked ? "★ marked    " : "unmarked    ") + "\(r.index)  " + TerminalText.sanitized(r.track.displayName)
+    }
+
     /// The human form of `lists`.
     static func lists(_ r: ListsReport) -> String {
         guard !r.lists.isEmpty else { return "(no saved lists)" }
-        return r.lists.map { "\(TerminalText.sanitized($0.name))  \($0.count) track\($0.count == 1 ? "" : "s")" }.joined(separator: "\n")
+        // Aligned by terminal cells, not bytes or characters: "Café" and "夜" take 4 and 2.
+        let names = r.lists.map { TerminalText.sanitized($0.name) }
+        let width = min(40, names.map(DisplayText.cells).max() ?? 0)
+        return zip(names, r.lists).map { name, list in
+            DisplayText.padded(name, width) + "  \(list.count) track\(list.count == 1 ? "" : "s")"
+        }.joined(separator: "\n")
     }
 
     /// The human form of `lists NAME`.
@@ -182,7 +216,7 @@ enum Output {
             ("rating", t.contentAdvisoryRating),
             ("explicit", t.trackExplicitness),
             ("store", t.trackViewUrl ?? t.collectionViewUrl),
-            ("artwork", [t.artworkUrl100, t.artworkUrl60, t.artworkUrl30].compactMap { $0 }.joined(separator: " ")),
+            ("artwork", t.artworkUrl100 ?? t.artworkUrl60 ?? t.artworkUrl30),   // one address: the sizes differ only in their name
             ("preview", t.previewUrl),
             ("description", isFilm ? (t.longDescription ?? t.shortDescription) : nil),
             ("loudness", r.loudness.flatMap(loudness)),
@@ -247,6 +281,10 @@ enum Output {
             return "modes   repeat \(text("repeat")), shuffle \(e["shuffle"]?.boolValue == true ? "on" : "off"), "
                 + "single \(text("single")), consume \(e["consume"]?.boolValue == true ? "on" : "off")"
         case "crossfade": return "crossfade \(int("seconds") ?? 0) s"
+        case "artwork": return "artwork [\(int("index") ?? 0)] " + text("path")
+        case "seeked": return "seeked  [\(int("index") ?? 0)] to \(DisplayText.clock(int("positionMs")))"
+        case "normalization": return "normalize \(text("mode"))"
+        case "lists": return "lists   a saved list changed"
         case "buffering": return e["buffering"]?.boolValue == true ? "buffering (the network is slow)" : "buffering over"
         case "position": return "position \(DisplayText.clock(int("positionMs"))) / \(DisplayText.clock(int("durationMs")))"
         case "loudness":

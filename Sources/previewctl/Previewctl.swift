@@ -35,7 +35,16 @@ struct Previewctl: ParsableCommand {
     /// Runs the command; bad usage exits with 2 (argument-parser's own default is 64). The forms
     /// status bars and media keys run go through `QuickPath` first.
     static func main() {
-        if let status = QuickPath.run(Array(CommandLine.arguments.dropFirst())) { Glibc.exit(status) }
+        let arguments = Array(CommandLine.arguments.dropFirst())
+        if let status = QuickPath.run(arguments) { Glibc.exit(status) }
+        // ArgumentParser's `help NAME` shows the overview for a name it does not know, and exits 0.
+        var words = arguments[...]   // past --socket PATH and --json
+        while let first = words.first, first.hasPrefix("-") { words = words.dropFirst(first == "--socket" ? 2 : 1) }
+        if words.first == "help", let name = words.dropFirst().first,
+           !configuration.subcommands.contains(where: { $0._commandName == name }) {
+            Output.error("no command \"\(name)\"; previewctl --help lists them")
+            Glibc.exit(ExitStatus.usage)
+        }
         do {
             var command = try parseAsRoot()
             try command.run()

@@ -23,13 +23,17 @@ extension SeekTarget {
 }
 
 extension VolumeChange {
-    /// Parses previewctl's forms: `N`, `+N`, `-N`.
+    /// Parses previewctl's forms: `N` (0–100), `+N`, `-N` (any N: the level is clamped to 0–100, as
+    /// MPD's `volume` does; an absolute level outside 0–100 is refused, as MPD's `setvol` does).
     init?(typed text: String) {
-        guard let first = text.first, let n = Int(text.dropFirst(first == "+" || first == "-" ? 1 : 0)), n <= 100 else { return nil }
+        guard let first = text.first, let n = Int(text.dropFirst(first == "+" || first == "-" ? 1 : 0)), n >= 0,
+              first == "+" || first == "-" || n <= 100 else { return nil }
+        let step = min(n, 100)   // no step goes further than from one end to the other
         switch first {
-        case "+": self = .by(n)
-        case "-": self = .by(-n)
+        case "+": self = .by(step)
+        case "-": self = .by(-step)
         default: self = .set(n)
         }
     }
 }
+

@@ -67,7 +67,7 @@ struct Previewd: ParsableCommand {
     @Option(help: "Storefront, an ISO 3166-1 two-letter country code (US, GB, JP…).")
     var country: String = "US"
 
-    @Option(help: ArgumentHelp("Where the sound goes: pulse (PulseAudio, or PipeWire through pipewire-pulse; the default), alsa[:DEVICE] (an ALSA device, default: default), snapcast://HOST:PORT (a snapserver tcp source in server mode) or pipe:PATH (a FIFO, e.g. snapserver's pipe source); the last two carry s16le 48 kHz stereo. Previews are decoded at the rate the output takes (PulseAudio: the sink's; ALSA: the device's, 44.1 kHz preferred), so one at that rate is not resampled.",
+    @Option(help: ArgumentHelp("Where the sound goes: pulse (PulseAudio, or PipeWire through pipewire-pulse; the default), alsa[:DEVICE] (an ALSA device, default: default), snapcast://HOST[:PORT] (a snapserver tcp source in server mode; port 4953 by default) or pipe:PATH (a FIFO, e.g. snapserver's pipe source); the last two carry s16le 48 kHz stereo. Previews are decoded at the rate the output takes (PulseAudio: the sink's; ALSA: the device's, 44.1 kHz preferred), so one at that rate is not resampled.",
                                valueName: "OUTPUT"))
     var output = "pulse"
 
@@ -219,6 +219,16 @@ struct Previewd: ParsableCommand {
         let log = Log(minimum: verbose ? .debug : logLevel.level)
         FFmpegLog.install(log)
         StartTimeline.install(log)   // a start's steps at debug level
+        // Socket activation: systemd (previewd.socket, or systemd-socket-activate) made the socket.
+        let handover = SocketActivation.handover()
+        var path = socket ?? SocketPath.defaultPath()
+        if case .socket(_, let bound?) = handover { path = bound }
+        if case .none = handover {
+            do throws(ListenerError) { try Listener.checkNotServed(path) } catch {
+                log(.error, error.message)
+                throw ExitCode(1)
+            }
+        }
         let audio: OutputSequencer
         do throws(OutputValueError) { audio = try OutputRegistry.makeSequencer(outputOptions) } catch {
             log(.error, "cannot start the output: \(error)")
@@ -267,11 +277,6 @@ struct Previewd: ParsableCommand {
                    events: events, artwork: artwork, lists: lists, history: history, autopage: autopage,
                    crossfadeSeconds: crossfade ?? 0, log: log)
         }
-        // Socket activation: systemd (previewd.socket, or systemd-socket-activate) made the socket.
-        let handover = SocketActivation.handover()
-        var path = socket ?? SocketPath.defaultPath()
-        if case .socket(_, let bound?) = handover { path = bound }
-
         // The front-ends, started in this order after the player and stopped in reverse (the state
         // first: it is given back before anyone steers).
         let restoreQueue = self.search == nil   // a start-up search replaces the queue

@@ -173,6 +173,7 @@ final class PlaybackEndToEndTests: SharedServerTestCase {
         let second = try ProcessRunner.run(binary, ["--socket", daemon.socketPath, "--api-base", standIn.baseURL], timeout: 20)
         XCTAssertEqual(second.status, 1)
         XCTAssertTrue(second.stderr.contains("already running"), second.stderr)
+        XCTAssertFalse(second.stderr.contains("output pulse"), "it finds the socket taken before it connects to PulseAudio: \(second.stderr)")
         XCTAssertEqual(try daemon.ctl("status").status, 0, "the first daemon is untouched")
     }
 }

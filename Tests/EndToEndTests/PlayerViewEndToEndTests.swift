@@ -125,6 +125,21 @@ final class PlayerViewEndToEndTests: SharedServerTestCase {
         XCTAssertEqual(pane.value("#{alternate_on}"), "0")
     }
 
+    /// Keys typed faster than previewd's events come back each count from the state the key
+    /// before made (issue 55: `r r` from off gave `all`, `s s` gave `on`).
+    func testEachKeyCountsFromTheStateThePreviousKeyMade() throws {
+        XCTAssertEqual(try daemon.ctl("search", "sine waves", "--no-play").status, 0)
+        let pane = try startPane(["player"])
+        XCTAssertTrue(pane.waitFor("A Four Forty"), pane.capture())
+        pane.send("rr", literal: true)
+        try waitForStatus("r r from off is one") { $0.repeat == .one }
+        pane.send("ssr", literal: true)   // the last r (one → off) tells that both s were taken
+        try waitForStatus("s s is shuffle off again") { $0.repeat == .off }
+        XCTAssertFalse(try status().shuffle, "s s leaves shuffle as it was")
+        pane.send("q")
+        XCTAssertTrue(pane.waitFor("EXITED 0"), pane.capture())
+    }
+
     func testWithoutATerminalThePlayerSaysSoAndExits2() throws {
         let result = try daemon.ctl("player")
         XCTAssertEqual(result.status, 2)

@@ -14,7 +14,7 @@ final class ControlVerbTests: XCTestCase {
         .play(.id(4), startMs: 4_250, paused: true), .pause, .resume, .toggle, .stop, .next, .prev,
         .seek(.relative(ms: -5_000)), .volume(.set(40)), .mute(nil), .crossfade(3), .setRepeat(.all), .setShuffle(true),
         .shuffleOrder([3, 1, 2]), .setSingle(.oneshot), .setConsume(true), .status, .queue(since: 41), .memory,
-        .save(try! ListName("evening"), append: true), .load(try! ListName("evening"), Enqueue(at: .next)), .lists(.marked),
+        .save(try! ListName("evening"), mode: .append), .load(try! ListName("evening"), Enqueue(at: .next)), .lists(.marked),
         .forget(try! ListName("a")), .rename(try! ListName("a"), to: try! ListName("b")),
         .listAdd(try! ListName("a"), .trackIds([5])), .listMove(try! ListName("a"), from: 2, to: 0),
         .listRemove(try! ListName("a"), index: nil), .mark(nil), .unmark(.index(2)), .history(limit: 5),

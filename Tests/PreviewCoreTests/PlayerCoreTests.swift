@@ -150,6 +150,23 @@ final class PlayerCoreTests: XCTestCase {
         XCTAssertEqual(Self.work(core.handle(.ready(id, containerMs: nil))).first, Self.play(id))
     }
 
+    /// `next` while the output is away: the new track starts at 0:00, in `status` while it is
+    /// away and when it is back (issue 55: `loading 1 at 1006 ms`); a seek meanwhile is kept.
+    func testATrackChosenWhileTheOutputIsAwayStartsAtItsBeginning() throws {
+        var core = playing()
+        _ = core.handle(.outputLost("server gone", heardMs: 1_006))
+        _ = try core.apply(.next)
+        XCTAssertEqual(core.transport.item, Self.item(1))
+        XCTAssertEqual(core.heardAtLossMs, 0, "what status says while the output is away")
+        _ = core.handle(.outputBack)
+        XCTAssertEqual(core.current?.startMs, 0, "and where the sound goes on")
+        _ = core.handle(.outputLost("server gone", heardMs: 500))
+        _ = try core.seek(.absolute(ms: 7_000), heardMs: 500)
+        XCTAssertEqual(core.heardAtLossMs, 7_000)
+        _ = core.handle(.outputBack)
+        XCTAssertEqual(core.current?.startMs, 7_000)
+    }
+
     func testAFailedTrackIsMarkedAndTheNextOnePlaysAndAFailedNeighbourIsSkippedEarly() {
         var core = PlayerCore()
         _ = core.replaceQueue(with: Self.tracks, play: true)
@@ -439,6 +456,8 @@ final class PlayerCoreTests: XCTestCase {
         let arrived = core.handle(.artworkArrived(url: "https://example.com/0.jpg", path: "/cache/0.jpg"))
         XCTAssertEqual(Self.events(arrived), [.artwork(index: 0, path: "/cache/0.jpg", id: 1)])
         XCTAssertEqual(core.currentArtworkPath, "/cache/0.jpg")
+        XCTAssertEqual(Self.events(core.handle(.artworkArrived(url: "https://example.com/0.jpg", path: "/cache/0.jpg"))), [],
+                       "the same image again is told once (issue 55: `watch` printed one twice)")
         XCTAssertEqual(core.handle(.artworkArrived(url: "https://example.com/3.jpg", path: "/cache/3.jpg")), [],
                        "outside the window: nothing")
     }

@@ -41,7 +41,7 @@ final class ProtocolTests: XCTestCase {
             (#"{"cmd":"artwork","args":{"original":true,"trackId":1001,"small":true}}"#, .trackArtworkFile(trackId: 1001, small: true, offset: 0)),
             (#"{"cmd":"more","args":{"queue":false}}"#, .more(queue: false)),
             (#"{"cmd":"play","args":{"id":4,"position":4.25,"paused":true}}"#, .play(.id(4), startMs: 4_250, paused: true)),
-            (#"{"cmd":"save","args":{"name":"evening","append":true}}"#, .save(try ListName("evening"), append: true)),
+            (#"{"cmd":"save","args":{"name":"evening","append":true}}"#, .save(try ListName("evening"), mode: .append)),
             (#"{"cmd":"load","args":{"name":"evening","at":"next"}}"#, .load(try ListName("evening"), Enqueue(at: .next))),
             (#"{"cmd":"lists"}"#, .lists(nil)), (#"{"cmd":"lists","args":{"name":"marked"}}"#, .lists(.marked)),
             (#"{"cmd":"forget","args":{"name":"a b"}}"#, .forget(try ListName("a b"))),

@@ -158,6 +158,23 @@ final class OutputSequencerCoreTests: XCTestCase {
         XCTAssertEqual(seen.count, expected.count, "a row for each pair")
     }
 
+    /// A pause's cancel takes back the frames the device would drop before the device's delay says
+    /// it holds fewer (PulseAudio's, until its next timing update): what was heard stays heard, so a
+    /// pause never answers an earlier position than the status before it (issue 55: 2017 → 1960 ms).
+    func testAPauseNeverMovesTheHeardPositionBack() {
+        let f = Feeds(format: format)
+        var m = machine()
+        var ignored: [String] = []
+        _ = m.play(f.one, paused: false, cancellable: { 0 })
+        pull(&m, 16, &ignored)
+        XCTAssertEqual(m.heardFrames(delay: { 4 }), 12)
+        _ = m.pause(cancellable: { 4 })   // 4 frames dropped and rewound: taken is 12
+        XCTAssertEqual(m.heardFrames(delay: { 4 }), 12, "the stale delay counts the dropped frames twice")
+        XCTAssertEqual(m.heardFrames(delay: { 0 }), 12, "then the device says it holds nothing")
+        _ = m.play(f.two, paused: false, cancellable: { 0 })
+        XCTAssertEqual(m.heardFrames(delay: { 0 }), 0, "a new feed counts from its start")
+    }
+
     /// A state in a few words: the case, the current feed and what surrounds it.
     static func describe(_ m: OutputSequencerCore) -> String {
         var text: String

@@ -30,7 +30,7 @@ final class StateStoreTests: XCTestCase {
     func testListsAreBoundedAndTheirSizesReadFromTheFirstLine() throws {
         let store = try ListStore(folder: folder + "/lists", log: Log(minimum: .error))
         XCTAssertEqual(try store.save(try ListName("a"), (0..<3).map(track)), 3)
-        XCTAssertEqual(try store.save(try ListName("a"), [track(9)], append: true), 4)
+        XCTAssertEqual(try store.save(try ListName("a"), [track(9)], mode: .append), 4)
         XCTAssertEqual(store.summaries().map(\.name), ["a"])
         XCTAssertEqual(store.summaries().first?.count, 4)
         XCTAssertNotNil(store.summaries().first?.modified, "the file's time, for MPD's Last-Modified")

@@ -54,6 +54,12 @@ public struct OutputState: Equatable, Sendable {
         playing = nil
     }
 
+    /// A new load starts at `startMs` (another track, a seek): while the output is away, that is
+    /// where the sound goes on when it returns, not where the old load stopped.
+    mutating func moved(toMs startMs: Int) {
+        if heardAtLossMs != nil { heardAtLossMs = startMs }
+    }
+
     /// The output is back: where the sound had stopped (0 when it was never lost), forgotten.
     mutating func back() -> Int {
         defer { heardAtLossMs = nil }

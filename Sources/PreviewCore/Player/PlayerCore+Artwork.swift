@@ -26,7 +26,8 @@ extension PlayerCore {
     /// is the current track's.
     mutating func artworkArrived(_ url: String, path: String, into effects: inout [Effect]) {
         guard artwork.arrived(url, path: path) else { return }
-        if url == currentArtworkURL, let position {
+        // Told once: the same image arriving again (fetched anew as the window moved) is no news.
+        if url == currentArtworkURL, artwork.announced != path, let position {
             artwork.announce(path)
             effects.append(.notify(.artwork(index: position, path: path, id: transport.item)))
         }

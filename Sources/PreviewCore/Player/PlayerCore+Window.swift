@@ -62,6 +62,7 @@ extension PlayerCore {
         guard let url = queue[id: item]?.track.fetchablePreviewURL else { fatalError("load of item \(item), which has no preview") }
         let slot = open(item, url: url, startMs: startMs, replacing: previous, into: &effects)
         playhead.load(slot, on: transport)
+        output.moved(toMs: startMs)   // while the output is away, the new load is where the sound goes on
         if let previous, previous.id != slot.id, previous.id != fading?.id { effects.append(.cancelSlot(previous.id)) }
         if previous?.item == item, let position { effects.append(.notify(.seeked(index: position, ms: startMs, id: item))) }
     }

@@ -45,6 +45,8 @@ extension Player {
         let mayHaveMore = page.results.count + page.skipped >= query.limit
         let next = LastSearch(query: query, enqueue: last.enqueue, mayHaveMore: mayHaveMore)
         if queue { lastSearch = next } else { lastLook = next }
+        // Past the last page: the search had results, there are just no more of them.
+        guard !page.results.isEmpty else { throw ControlError(.noResults, "no more results for \(last.query.summary)") }
         return try place(page, enqueue, what: "\(query.summary) from \(query.offset + 1)", mayHaveMore: mayHaveMore, paging: mayHaveMore)
     }
 

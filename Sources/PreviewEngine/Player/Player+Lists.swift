@@ -21,9 +21,9 @@ extension Player {
 
     private func listCommandResult(_ command: ControlCommand) async throws -> ControlResult {
         switch command {
-        case .save(let name, let append):
+        case .save(let name, let mode):
             let tracks = core.queue.items.map(\.track)
-            let count = try await onLists { try $0.save(name, tracks, append: append) }
+            let count = try await onLists { try $0.save(name, tracks, mode: mode) }
             log(.info, "saved \(tracks.count) tracks as the list \"\(name)\"")
             return .list(ListReport(name: name.description, count: count))
         case .load(let name, let enqueue):
@@ -47,7 +47,7 @@ extension Player {
             return .lists(ListsReport(lists: try await onLists { try $0.rename(name, to: new); return $0.summaries() }))
         case .listAdd(let name, let source):
             let tracks = try await tracks(for: source).compactMap { $0 }
-            let count = try await onLists { try $0.save(name, tracks, append: true) }
+            let count = try await onLists { try $0.save(name, tracks, mode: .append) }
             return .list(ListReport(name: name.description, count: count))
         case .listMove(let name, let from, let to):
             return .list(ListReport(name: name.description, count: try await onLists { try $0.move(in: name, from: from, to: to) }))
@@ -57,12 +57,15 @@ extension Player {
             guard let id = try ref.map({ ref throws(ControlError) in try core.queue.id(of: ref) }) ?? core.transport.item,
                   let track = core.queue[id: id]?.track else { throw ControlError(.rejected, "nothing is playing; give an index") }
             guard let trackId = track.trackId else { throw ControlError(.rejected, "the track has no iTunes id") }
-            if case .mark = command {
-                try await onLists { if !$0.isMarked(trackId) { try $0.save(.marked, [track], append: true) } }
+            let marking: Bool
+            if case .mark = command { marking = true } else { marking = false }
+            if marking {
+                try await onLists { if !$0.isMarked(trackId) { try $0.save(.marked, [track], mode: .append) } }
             } else {
                 try await onLists { try $0.remove(trackId: trackId, from: .marked) }
             }
-            return .status(status())
+            // About the track named, not the current one (`mark 3` while 0 plays).
+            return .mark(MarkReport(index: core.queue.position(ofID: id) ?? 0, id: id, track: track, marked: marking))
         case .history(let limit):
             guard let history else { throw ControlError(.rejected, "the history is off (--no-state)") }
             return .history(HistoryReport(entries: await StateDisk.run { history.entries(limit: limit) }))

@@ -51,10 +51,15 @@ public final class ListStore: Sendable {
         return tracks
     }
 
-    /// Saves `tracks` as list `name` (after what it holds, with `append`); returns its size.
+    /// Saves `tracks` as list `name` (a new one, after what it holds, or replacing it, as `mode`
+    /// says); returns its size.
     @discardableResult
-    public func save(_ name: ListName, _ tracks: [Track], append: Bool = false) throws(ControlError) -> Int {
+    public func save(_ name: ListName, _ tracks: [Track], mode: ListSaveMode = .replace) throws(ControlError) -> Int {
         let existing = read(name)
+        if mode == .create, existing != nil {
+            throw ControlError(.rejected, "a list named \"\(name)\" exists already: replace it or append to it")
+        }
+        let append = mode == .append
         if existing == nil, names().count >= Self.maxLists {
             throw ControlError(.rejected, "previewd keeps at most \(Self.maxLists) lists; forget some first")
         }

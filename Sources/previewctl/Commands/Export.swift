@@ -12,7 +12,7 @@ extension Previewctl {
 
         @ParentCommand var root: Previewctl
         @Argument(help: "A saved list's name (default: the queue).") var name: String?
-        @Option(help: "m3u, json or xspf.") var format: PlaylistExport = .m3u
+        @Option(help: "m3u, json or xspf (default: m3u; json with --json).") var format: PlaylistExport?
 
         func validate() throws { if let name { _ = try ListNameArgument.check(name) } }
 
@@ -28,6 +28,8 @@ extension Previewctl {
             } catch let error as ControlClient.Failure {
                 throw Invocation.exit(error)
             }
+            // --json asks for JSON, as of every command; --format, when given, says which.
+            let format = format ?? (root.options.json ? .json : .m3u)
             Output.write(format.render(tracks, title: name ?? "previewd queue"), to: 1)
         }
 

@@ -9,17 +9,22 @@ extension Previewctl {
     /// `previewctl save NAME`.
     struct Save: ParsableCommand {
         static let configuration = CommandConfiguration(commandName: "save",
-            abstract: "Save the queue as a list (in $XDG_DATA_HOME/previewd/lists).",
-            discussion: "Examples:\n  previewctl save evening\n  previewctl save evening --append")
+            abstract: "Save the queue as a new list (in $XDG_DATA_HOME/previewd/lists); an existing list is kept unless --replace or --append says.",
+            discussion: "Examples:\n  previewctl save evening\n  previewctl save evening --append\n  previewctl save evening --replace")
 
         @ParentCommand var root: Previewctl
         @Argument(help: "The list's name (no /, not starting with a dot).") var name: String
         @Flag(help: "Add the queue after what the list holds.") var append = false
+        @Flag(help: "Replace what the list holds with the queue.") var replace = false
 
-        func validate() throws { _ = try ListNameArgument.check(name) }
+        func validate() throws {
+            _ = try ListNameArgument.check(name)
+            if append, replace { throw ValidationError("give --append or --replace, not both") }
+        }
 
         func run() throws {
-            try root.options.run(.save(try ListNameArgument.check(name), append: append), as: ListReport.self) {
+            let mode: ListSaveMode = append ? .append : replace ? .replace : .create
+            try root.options.run(.save(try ListNameArgument.check(name), mode: mode), as: ListReport.self) {
                 "saved \"\(TerminalText.sanitized($0.name))\": \($0.count) track\($0.count == 1 ? "" : "s")"
             }
         }
@@ -41,7 +46,9 @@ extension Previewctl {
 
         func run() throws {
             let enqueue = Enqueue(append: append, play: !noPlay, at: insert.position)
-            try root.options.run(.load(try ListNameArgument.check(name), enqueue), as: AddReport.self, human: Output.added)
+            try root.options.run(.load(try ListNameArgument.check(name), enqueue), as: AddReport.self, human: Output.added) {
+                Output.nothingAdded($0, empty: "the list \"\(name)\" is empty")
+            }
         }
     }
 

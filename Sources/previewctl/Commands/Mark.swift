@@ -12,7 +12,7 @@ extension Previewctl {
         @OptionGroup var item: ItemSelection
 
         func run() throws {
-            try root.options.run(.mark(item.ref), as: StatusReport.self, human: Output.status)
+            try root.options.run(.mark(item.ref), as: MarkReport.self, human: Output.mark)
         }
     }
 
@@ -25,7 +25,7 @@ extension Previewctl {
         @OptionGroup var item: ItemSelection
 
         func run() throws {
-            try root.options.run(.unmark(item.ref), as: StatusReport.self, human: Output.status)
+            try root.options.run(.unmark(item.ref), as: MarkReport.self, human: Output.mark)
         }
     }
 }

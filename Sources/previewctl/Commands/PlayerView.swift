@@ -8,9 +8,7 @@ extension Previewctl {
         static let configuration = CommandConfiguration(commandName: "player",
             abstract: "Show previewd full screen: artwork, details, position, queue; steer it with keys.",
             discussion: """
-                Keys: space play/pause · n or → next · p or ← previous · + and - volume · m mute · \
-                s shuffle · r repeat (off → all → one) · / search (type, Enter replaces the queue and \
-                plays, Esc cancels) · o open the store page · ? the keys · q quit.
+                Keys: \(keys).
 
                 It redraws when previewd says something changed (and when the terminal is resized), \
                 never on a timer. The terminal is put back as it was on q, Ctrl-C, SIGTERM or a crash, and \
@@ -19,6 +17,11 @@ extension Previewctl {
                 """)
 
         @ParentCommand var root: Previewctl
+
+        /// The keys as `?` lists them (`PlayerScreen.keys`), so `--help` and the man page say the same.
+        static let keys = PlayerScreen.keys.map { key, what in
+            key.split(separator: " ").joined(separator: " or ") + " " + what
+        }.joined(separator: " · ")
 
         func run() throws {
             guard isatty(STDIN_FILENO) == 1, isatty(STDOUT_FILENO) == 1 else {

@@ -39,10 +39,10 @@ extension Previewctl {
     }
 
     /// `previewctl add`: a search added to the queue (at the end, or where --at says), or iTunes
-    /// track ids (--track).
+    /// track ids (--ids).
     struct Add: ParsableCommand {
         static let configuration = CommandConfiguration(commandName: "add", 
-            abstract: "Search and add the results to the queue (at the end, or --at N|next), or add iTunes track ids (--track).",
+            abstract: "Search and add the results to the queue (at the end, or --at N|next), or add iTunes track ids (--ids).",
             discussion: """
                 Examples:
                   previewctl add "norah jones"
@@ -71,7 +71,7 @@ extension Previewctl {
             enqueue.append = true
             enqueue.at = insert.position
             if let ids {
-                try root.options.run(.add(.trackIds(ids), enqueue), as: AddReport.self, human: Output.added)
+                try root.options.run(.add(.trackIds(ids), enqueue), as: AddReport.self, human: Output.added) { Output.nothingAdded($0, asked: ids) }
             } else {
                 try root.options.run(.search(fields.query, enqueue), human: Output.catalog)
             }

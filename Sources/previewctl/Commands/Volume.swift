@@ -16,17 +16,21 @@ extension Previewctl {
 
         @ParentCommand var root: Previewctl
 
-        @Argument(parsing: .allUnrecognized, help: "N, +N or -N.")
+        @Argument(parsing: .allUnrecognized, help: "N (0–100), or +N or -N: a change, the level kept within 0–100.")
         var level: [String] = []
 
+        /// The words given, without the `--` that may come before a negative change.
+        private var words: [String] { level.filter { $0 != "--" } }
+
         func validate() throws {
-            guard level.count <= 1, level.first.map({ VolumeChange(typed: $0) != nil }) ?? true else {
-                throw ValidationError("give N (0–100), +N or -N, e.g. volume 60, volume -5")
+            guard words.count <= 1, words.first.map({ VolumeChange(typed: $0) != nil }) ?? true else {
+                throw ValidationError("give N (0–100) to set the volume, or +N or -N to change it (the level stays within 0–100), "
+                                      + "e.g. volume 60, volume +5, volume -5 (or volume -- -5)")
             }
         }
 
         func run() throws {
-            try root.options.run(.volume(level.first.flatMap { VolumeChange(typed: $0) }), as: StatusReport.self, human: Output.status)
+            try root.options.run(.volume(words.first.flatMap { VolumeChange(typed: $0) }), as: StatusReport.self, human: Output.status)
         }
     }
 }

@@ -186,11 +186,14 @@ final class PlayerSession {
 
     // MARK: previewd
 
-    /// Sends a command; its effects come back as events. A refusal is shown in the footer.
+    /// Sends a command; its effects come back as events. A refusal is shown in the footer. A status
+    /// in the answer is kept at once: the next key of the same read (`r r`, `s s`) counts from the
+    /// state this one made, not from the one the events have not told yet.
     private func send(_ command: ControlCommand) {
         do {
             let response = try client.send(command)
             screen.message = response.ok ? nil : response.error?.message
+            if let status = try? response.result?.decode(as: StatusReport.self) { screen.status = status }
         } catch {
             screen.message = "previewd did not answer"
         }

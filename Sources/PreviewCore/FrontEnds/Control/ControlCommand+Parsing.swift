@@ -249,7 +249,13 @@ extension ControlCommand {
     }
 
     static func save(args: [String: JSONValue]) throws(ControlError) -> ControlCommand {
-        .save(try Self.listName(args), append: try Self.bool(args, "append") ?? false)
+        let name = try Self.listName(args)
+        switch (try Self.bool(args, "append") ?? false, try Self.bool(args, "replace") ?? false) {
+        case (true, true): throw ControlError(.badArgument, "save takes \"append\" or \"replace\", not both")
+        case (true, false): return .save(name, mode: .append)
+        case (false, true): return .save(name, mode: .replace)
+        case (false, false): return .save(name, mode: .create)
+        }
     }
 
     static func load(args: [String: JSONValue]) throws(ControlError) -> ControlCommand {

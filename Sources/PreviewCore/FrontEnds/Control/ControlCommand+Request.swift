@@ -94,7 +94,10 @@ extension ControlCommand {
         case .shuffleOrder(let ids): return ControlRequest(id: id, verb: .shuffle, args: ["on": .bool(true), "order": .array(ids.map { .number(Double($0)) })])
         case .status: return ControlRequest(id: id, verb: .status)
         case .memory: return ControlRequest(id: id, verb: .memory)
-        case .save(let name, let append): return ControlRequest(id: id, verb: .save, args: ["name": .string(name.description), "append": .bool(append)])
+        case .save(let name, let mode):
+            var args: [String: JSONValue] = ["name": .string(name.description)]
+            if mode != .create { args[mode.rawValue] = .bool(true) }
+            return ControlRequest(id: id, verb: .save, args: args)
         case .load(let name, let e):
             return ControlRequest(id: id, verb: .load, args: Self.enqueueArgs(e).merging(["name": .string(name.description)]) { $1 })
         case .lists(let name): return ControlRequest(id: id, verb: .lists, args: name.map { ["name": .string($0.description)] })

@@ -84,8 +84,8 @@ public enum ControlCommand: Equatable, Sendable {
     case queue(since: Int?)
     /// What previewd holds in memory: live loads and every store against its bound.
     case memory
-    /// Save the queue as list `name` (after what it holds, with `append`).
-    case save(ListName, append: Bool)
+    /// Save the queue as list `name`: a new list, or after what it holds, or replacing it.
+    case save(ListName, mode: ListSaveMode)
     /// Put list `name`'s tracks in the queue (replacing it, or where `Enqueue.at` says).
     case load(ListName, Enqueue)
     /// Every saved list with its size; with a name, that list's tracks.

@@ -17,6 +17,8 @@ public enum ControlResult: Equatable, Sendable {
     case list(ListReport)
     /// `history`.
     case history(HistoryReport)
+    /// `mark`, `unmark`: the track and whether it is on the shortlist.
+    case mark(MarkReport)
     /// `search`, `lookup`, `top`, `more`: what was found and queued.
     case catalog(CatalogReport)
     /// `info`.
@@ -43,6 +45,7 @@ extension ControlResult: Encodable {
         case .lists(let report): try report.encode(to: encoder)
         case .list(let report): try report.encode(to: encoder)
         case .history(let report): try report.encode(to: encoder)
+        case .mark(let report): try report.encode(to: encoder)
         case .catalog(let report): try report.encode(to: encoder)
         case .info(let report): try report.encode(to: encoder)
         case .artwork(let report): try report.encode(to: encoder)

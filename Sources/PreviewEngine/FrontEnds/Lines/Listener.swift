@@ -29,6 +29,12 @@ public final class Listener: Sendable {
         }
     }
 
+    /// Refused when another previewd answers on `path`: asked before anything else starts (the
+    /// output, the network), so a second previewd touches nothing on its way out. `bind` asks again.
+    public static func checkNotServed(_ path: String) throws(ListenerError) {
+        if UnixSocket.answers(path) { throw .alreadyRunning(path) }
+    }
+
     /// A listening Unix socket systemd handed over (`SocketActivation`): systemd made the file and keeps it.
     public static func adopting(_ fd: Int32, path: String?) -> Listener {
         Listener(fd: fd, address: .unix(path ?? "(socket activation)"), ownsPath: false)

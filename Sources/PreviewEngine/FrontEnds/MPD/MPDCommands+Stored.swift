@@ -29,7 +29,7 @@ extension MPDCommands {
         if mode == "create", try await lists(call).contains(where: { $0.name == name.description }) {
             throw MPDError(.exist, "Playlist already exists")
         }
-        _ = try await call.perform(.save(name, append: mode == "append"))
+        _ = try await call.perform(.save(name, mode: ListSaveMode(rawValue: mode) ?? .create))
     }
 
     /// `load NAME [START:END] [POS]`: its songs into the queue, at the end or at POS.

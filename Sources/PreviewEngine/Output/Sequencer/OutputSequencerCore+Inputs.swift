@@ -200,10 +200,14 @@ extension OutputSequencerCore {
         }
     }
 
-    /// Frames of the current feed heard: taken from it minus what the device still holds (`delay`).
-    func heardFrames(delay: () -> Int) -> Int {
-        guard case .active(let a) = state else { return 0 }
-        return max(0, a.current.taken - delay())
+    /// Frames of the current feed heard: taken from it minus what the device still holds (`delay`),
+    /// never fewer than were reported before (a pause's cancel lowers `taken` at once, while a
+    /// device such as PulseAudio tells its smaller delay only at its next timing update).
+    mutating func heardFrames(delay: () -> Int) -> Int {
+        guard case .active(var a) = state else { return 0 }
+        a.current.heard = max(a.current.heard, a.current.taken - delay())
+        state = .active(a)
+        return a.current.heard
     }
 
     /// "ok", or why there is no output.

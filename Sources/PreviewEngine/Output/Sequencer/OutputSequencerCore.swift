@@ -68,6 +68,9 @@ struct OutputSequencerCore {
         var supply = Supply.flowing
         /// An underrun was reported; `refilled` is owed.
         var starving = false
+        /// The most frames of it reported heard: a cancel takes frames back from `taken` before
+        /// the device's delay has caught up, and what was heard cannot become unheard.
+        var heard = 0
     }
 
     /// Whether the current feed gives frames.
