@@ -113,8 +113,15 @@ final class CrossfadeEndToEndTests: DaemonTestCase {   // Sanitizer pass: skippe
     private func checkTheFadeAsHeard(_ output: String, cutAtStop: Double) throws -> Double {
         XCTAssertEqual(try status().crossfade, 2, "--crossfade 2")
         _ = try daemon.request(#"{"id":1,"cmd":"lookup","args":{"id":[1001,1002],"play":false}}"#)
+        // Cued at 4 s until both tones are measured: the level is compared across the two tracks,
+        // so each must play at its own measured gain. A follower not measured when its fade begins
+        // plays at the recent tracks' guess, never a boost, and these quiet tones need one (+5.7
+        // dB); its measurement runs in the background, behind the current track's, and on a loaded
+        // machine took more than the 2 s before the fade.
+        XCTAssertTrue(try daemon.request(#"{"id":2,"cmd":"play","args":{"index":0,"position":4,"paused":true}}"#).replacingOccurrences(of: " ", with: "").contains("\"ok\":true"))
+        try waitFor("both tones measured") { try [0, 1].allSatisfy { try info($0).loudness?.integratedLUFS != nil } }
         let mark = recorder.sampleCount
-        XCTAssertTrue(try daemon.request(#"{"id":2,"cmd":"play","args":{"index":0,"position":4}}"#).replacingOccurrences(of: " ", with: "").contains("\"ok\":true"))
+        XCTAssertEqual(try daemon.ctl("resume").status, 0)
         let heard = try XCTUnwrap(recorder.waitForTone(440, after: mark))
         // The whole of it: 2 s alone, then 8 s of the next, the first 2 s under the first's end (a
         // FIFO's stream ends there; a sink goes on, silent).
@@ -249,7 +256,12 @@ final class CrossfadeEndToEndTests: DaemonTestCase {   // Sanitizer pass: skippe
     /// with nothing decoded yet when the fade is due joins later, over a shorter overlap (no gap is
     /// ever waited for): right after a `next` its download may still be under way.
     private func seekOneSecondBeforeTheFade() throws -> (mark: Int, sent: Date) {
-        try waitForStatus { $0.slots.contains { $0.role == "next" && ["ready", "finished"].contains($0.state) } }
+        let next = try waitForStatus { $0.slots.contains { $0.role == "next" && ["ready", "finished"].contains($0.state) } }
+        // And measured: a follower not measured when its fade begins plays at the recent tracks'
+        // guess (never a boost; these quiet tones need one), and the fade's levels would be off by
+        // that, not by the fade (its measurement runs in the background: late on a loaded machine).
+        let index = try XCTUnwrap(next.nextIndex)
+        try waitFor("track \(index), next, measured") { try info(index).loudness?.integratedLUFS != nil }
         let mark = recorder.sampleCount, sent = Date()
         XCTAssertEqual(try daemon.ctl("seek", "5").status, 0)
         return (mark, sent)

@@ -37,7 +37,7 @@ final class LoudnessEndToEndTests: DaemonTestCase {   // Sanitizer pass: skipped
         XCTAssertLessThanOrEqual(peak, -0.8, "the true peak after the gain stays at -1 dBTP")
         XCTAssertGreaterThan(peak, -2, "and the gain goes up to that ceiling (the bursts peak at -3.6 unnormalised)")
 
-        let info = try JSONDecoder().decode(InfoReport.self, from: Data(try daemon.ctl("--json", "info", "1").stdout.utf8))
+        let info = try self.info(1)
         XCTAssertEqual(try XCTUnwrap(info.loudness?.integratedLUFS), -33.6, accuracy: 0.3)
         XCTAssertEqual(info.loudness?.targetLUFS, -16)
         XCTAssertTrue(try daemon.ctl("info", "1").stdout.contains("loudness    -33.6 LUFS, -32.6 dBTP"))

@@ -51,6 +51,15 @@ final class SnapcastMPDEndToEndTests: DaemonTestCase {   // Sanitizer pass: skip
 
     func testSnapserverShowsWhatPlaysAndSkipsThroughMPD() throws {
         let snapcast = try XCTUnwrap(snapcast)
+        // The plug-in on previewd's MPD port first (snapserver then lets the stream be controlled):
+        // it starts with snapserver, before previewd listens, and tries again only every 5 s, so on
+        // a loaded machine it could come after the first track's 8 s, whose title it then never showed.
+        var server = ""
+        try eventually(timeout: 20, interval: 0.1) {
+            server = try snapcast.rpc("Server.GetStatus")
+            return server.contains("\"canControl\":true")
+        }
+        XCTAssertTrue(server.contains("\"canControl\":true"), "meta_mpd.py never reached previewd's MPD port: \(server.prefix(3000))\n\(snapcast.log)")
         var mark = recorder.sampleCount
         XCTAssertEqual(try daemon.ctl("search", "sine waves").status, 0)
         expectTone(440, after: mark, "through snapserver and snapclient")

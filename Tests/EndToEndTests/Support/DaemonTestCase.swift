@@ -61,6 +61,11 @@ class DaemonTestCase: XCTestCase {
         try JSONDecoder().decode(QueueReport.self, from: Data(try daemon.ctl("--json", "queue").stdout.utf8))
     }
 
+    /// `previewctl --json info INDEX`, decoded.
+    func info(_ index: Int) throws -> InfoReport {
+        try JSONDecoder().decode(InfoReport.self, from: Data(try daemon.ctl("--json", "info", String(index)).stdout.utf8))
+    }
+
     /// `previewctl --json status`, decoded.
     func status() throws -> StatusReport {
         let result = try daemon.ctl("--json", "status")
