@@ -94,6 +94,7 @@ extension ControlCommand {
         case .shuffleOrder(let ids): return ControlRequest(id: id, verb: .shuffle, args: ["on": .bool(true), "order": .array(ids.map { .number(Double($0)) })])
         case .status: return ControlRequest(id: id, verb: .status)
         case .memory: return ControlRequest(id: id, verb: .memory)
+        case .library: return ControlRequest(id: id, verb: .library)
         case .save(let name, let append): return ControlRequest(id: id, verb: .save, args: ["name": .string(name.description), "append": .bool(append)])
         case .load(let name, let e):
             return ControlRequest(id: id, verb: .load, args: Self.enqueueArgs(e).merging(["name": .string(name.description)]) { $1 })
