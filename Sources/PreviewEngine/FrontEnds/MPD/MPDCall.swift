@@ -71,8 +71,8 @@ public final class MPDCall: @unchecked Sendable {   // confined to the engine lo
         return Int((seconds * 1000).rounded())
     }
 
-    /// Adds `track`'s song fields with the client's tags.
-    public func addSong(_ track: Track, position: Int? = nil, id: Int? = nil, durationMs: Int? = nil) {
-        MPDSong.add(track, to: &response, tags: session.tags, position: position, id: id, durationMs: durationMs)
+    /// Adds `track`'s song fields with the client's tags (`previewMs`: its decoded preview's length).
+    public func addSong(_ track: Track, position: Int? = nil, id: Int? = nil, previewMs: Int? = nil) {
+        MPDSong.add(track, to: &response, tags: session.tags, position: position, id: id, previewMs: previewMs)
     }
 }

@@ -94,7 +94,8 @@ public indirect enum MPDFilter: Equatable, Sendable {
             case .file: [MPDSong.uri(of: track)]
             case .tag(let tag): tag.value(of: track).map { [$0] } ?? []
             case .unfilled, .base, .modifiedSince, .addedSince, .audioFormat, .prio: []
-            case .any: [MPDSong.uri(of: track)] + MPDTag.allCases.compactMap { $0.value(of: track) }
+            // `Comment` is previewd's words (`full song …`), not the song's: `any` does not search them.
+            case .any: [MPDSong.uri(of: track)] + MPDTag.allCases.filter { $0 != .comment }.compactMap { $0.value(of: track) }
             }
             let wanted = foldCase ? value.lowercased() : value
             let found = values.contains { raw in
@@ -132,7 +133,7 @@ public indirect enum MPDFilter: Equatable, Sendable {
             return id
         }
         if !ids.isEmpty { return .lookup(ids) }
-        let terms = words.filter { if case .tag = $0.0 { true } else { $0.0 == .any } }
+        let terms = words.filter { if case .tag(let tag) = $0.0 { tag != .comment } else { $0.0 == .any } }
         guard !terms.isEmpty else { return .nothing }
         var field: CatalogField?
         if case .tag(let tag) = terms[0].0, terms.allSatisfy({ $0.0 == terms[0].0 }) { field = tag.catalogField }

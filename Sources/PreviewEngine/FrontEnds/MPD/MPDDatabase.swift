@@ -1,0 +1,140 @@
+import PreviewCore
+
+/// previewd's MPD database: a snapshot of what it has met (the engine's `library`), filed as MPD
+/// files songs, each song in exactly one folder (Cantata builds its library by walking every
+/// folder, so a song in two folders would be two songs to it). The folders, in this order, take
+/// the songs not taken already: `Marked` (the shortlist), `Heard` (the history, newest first),
+/// `Top songs (CC)` (the latest chart), `Searches/WORDS` (the recent searches, newest first) and
+/// `Other` (everything else previewd remembers: albums looked up, saved lists read, adds by id).
+/// A song's URI stays `itunes:track:ID` wherever it is filed, as in the queue. A value; renewed
+/// whole (`MPDLibrary`).
+public struct MPDDatabase: Sendable {
+    /// One folder's contents.
+    public struct Directory: Sendable, Equatable {
+        /// Its folders, by path.
+        public var folders: [String] = []
+        /// Its songs, by trackId.
+        public var songs: [Int] = []
+    }
+
+    /// Every song, once, newest met first.
+    public let songs: [Track]
+    /// The folders by path (`""` the root).
+    public let directories: [String: Directory]
+    /// When it was made, seconds since 1970 (MPD's `db_update`, each folder's `Last-Modified`).
+    public let updated: Int
+    /// What it was made of: a renewal of the same is no change.
+    let report: LibraryReport
+    private let index: [Int: Int]
+
+    /// Folder names: what a listener calls each way to songs.
+    static let markedName = "Marked", heardName = "Heard", searchesName = "Searches", otherName = "Other"
+
+    /// The database of `report`, made at `updated`.
+    public init(_ report: LibraryReport, updated: Int) {
+        self.report = report
+        self.updated = updated
+        var songs: [Track] = []
+        var index: [Int: Int] = [:]
+        for track in report.tracks {
+            guard let id = track.trackId, index[id] == nil else { continue }
+            index[id] = songs.count
+            songs.append(track)
+        }
+        self.songs = songs
+        self.index = index
+        var directories: [String: Directory] = ["": Directory()]
+        var filed = Set<Int>()
+        func file(_ ids: [Int], in path: String) {
+            let mine = ids.filter { index[$0] != nil && filed.insert($0).inserted }
+            guard !mine.isEmpty else { return }
+            let parent = path.split(separator: "/").dropLast().joined(separator: "/")
+            directories[parent, default: Directory()].folders.append(path)
+            directories[path] = Directory(songs: mine)
+        }
+        var searchNames = Set<String>()
+        for way in report.ways {
+            switch way.kind {
+            case .marked: file(way.trackIds, in: Self.markedName)
+            case .heard: file(way.trackIds, in: Self.heardName)
+            case .chart: file(way.trackIds, in: "Top songs (\(way.words))")
+            case .search:
+                if directories[Self.searchesName] == nil {
+                    directories[""]!.folders.append(Self.searchesName)
+                    directories[Self.searchesName] = Directory()
+                }
+                file(way.trackIds, in: Self.searchesName + "/" + Self.folderName(way.words, taken: &searchNames))
+            }
+        }
+        file(songs.compactMap(\.trackId), in: Self.otherName)
+        if directories[Self.searchesName]?.folders.isEmpty == true {
+            directories[Self.searchesName] = nil
+            directories[""]!.folders.removeAll { $0 == Self.searchesName }
+        }
+        self.directories = directories
+    }
+
+    /// Nothing met yet.
+    public static let empty = MPDDatabase(LibraryReport(ways: [], tracks: []), updated: 0)
+
+    /// The song `trackId`, if the database holds it.
+    public func song(_ trackId: Int) -> Track? { index[trackId].map { songs[$0] } }
+
+    /// The folder at `path` (a trailing `/` is taken, as MPD takes it; `""` and `/` are the root).
+    /// A song's URI with a trailing `/` is the folder that holds that song alone: Cantata asks
+    /// for a song's cover by its folder, and previewd's songs have no folder of their own.
+    public func directory(_ path: String) -> Directory? {
+        let normalized = Self.normalized(path)
+        if let directory = directories[normalized] { return directory }
+        guard path.hasSuffix("/"), case .track(let id)? = try? MPDSong.target(normalized), song(id) != nil else { return nil }
+        return Directory(songs: [id])
+    }
+
+    /// The songs of the folder at `path` and of every folder under it, in order.
+    public func songs(under path: String) -> [Track] {
+        guard let directory = directory(path) else { return [] }
+        return directory.songs.compactMap(song) + directory.folders.flatMap { songs(under: $0) }
+    }
+
+    /// `path` without the slashes MPD ignores at its ends.
+    static func normalized(_ path: String) -> String {
+        var path = Substring(path)
+        while path.hasSuffix("/") { path = path.dropLast() }
+        while path.hasPrefix("/") { path = path.dropFirst() }
+        return String(path)
+    }
+
+    /// Distinct non-empty values of `tag` among the songs (MPD's `stats` counts artists and albums so).
+    public func count(of tag: MPDTag) -> Int {
+        Set(songs.compactMap { tag.value(of: $0) }.filter { !$0.isEmpty }).count
+    }
+
+    /// What the songs play for, in seconds (their previews: `PreviewLength`).
+    public var playtimeSeconds: Int {
+        songs.reduce(0) { $0 + PreviewLength.estimateMs($1) } / 1000
+    }
+
+    /// The most characters of a folder's name; a longer search's words are cut, with an ellipsis.
+    static let maxNameLength = 64
+
+    /// `words` as one folder's name, safe in a path and bounded: a `/` (which would nest it) becomes
+    /// `∕`, line breaks, tabs and other controls become spaces, blanks run together, leading dots
+    /// go (no `.` or `..`), at most 64 characters; a name already `taken` gets ` (2)`, ` (3)`….
+    static func folderName(_ words: String, taken: inout Set<String>) -> String {
+        var text = String(words.unicodeScalars.map { scalar -> Character in
+            if scalar == "/" { return "∕" }
+            return scalar.properties.generalCategory == .control || scalar.properties.isWhitespace ? " " : Character(scalar)
+        })
+        while text.hasPrefix(".") { text.removeFirst() }
+        text = text.split(separator: " ").joined(separator: " ")
+        if text.isEmpty { text = "(no words)" }
+        if text.count > maxNameLength { text = String(text.prefix(maxNameLength - 1)) + "…" }
+        var name = text
+        var n = 1
+        while !taken.insert(name).inserted {
+            n += 1
+            name = "\(text) (\(n))"
+        }
+        return name
+    }
+}
