@@ -17,7 +17,7 @@ public struct MPDDatabase: Sendable {
         public var songs: [Int] = []
     }
 
-    /// Every song, once, newest met first.
+    /// Every song, once, in the order of the folders.
     public let songs: [Track]
     /// The folders by path (`""` the root).
     public let directories: [String: Directory]
@@ -34,23 +34,27 @@ public struct MPDDatabase: Sendable {
     public init(_ report: LibraryReport, updated: Int) {
         self.report = report
         self.updated = updated
-        var songs: [Track] = []
-        var index: [Int: Int] = [:]
+        var met: [Int: Track] = [:]
+        var order: [Int] = []
         for track in report.tracks {
-            guard let id = track.trackId, index[id] == nil else { continue }
-            index[id] = songs.count
-            songs.append(track)
+            guard let id = track.trackId, met[id] == nil else { continue }
+            met[id] = track
+            order.append(id)
         }
-        self.songs = songs
-        self.index = index
         var directories: [String: Directory] = ["": Directory()]
-        var filed = Set<Int>()
-        func file(_ ids: [Int], in path: String) {
-            let mine = ids.filter { index[$0] != nil && filed.insert($0).inserted }
-            guard !mine.isEmpty else { return }
+        var filed: [Int] = []
+        var isFiled = Set<Int>()
+        func add(_ path: String, _ directory: Directory) {
             let parent = path.split(separator: "/").dropLast().joined(separator: "/")
-            directories[parent, default: Directory()].folders.append(path)
-            directories[path] = Directory(songs: mine)
+            if directories[parent] == nil { add(parent, Directory()) }
+            directories[parent]!.folders.append(path)
+            directories[path] = directory
+        }
+        func file(_ ids: [Int], in path: String) {   // a folder only for songs not filed yet
+            let mine = ids.filter { met[$0] != nil && isFiled.insert($0).inserted }
+            guard !mine.isEmpty else { return }
+            add(path, Directory(songs: mine))
+            filed += mine
         }
         var searchNames = Set<String>()
         for way in report.ways {
@@ -58,19 +62,14 @@ public struct MPDDatabase: Sendable {
             case .marked: file(way.trackIds, in: Self.markedName)
             case .heard: file(way.trackIds, in: Self.heardName)
             case .chart: file(way.trackIds, in: "Top songs (\(way.words))")
-            case .search:
-                if directories[Self.searchesName] == nil {
-                    directories[""]!.folders.append(Self.searchesName)
-                    directories[Self.searchesName] = Directory()
-                }
-                file(way.trackIds, in: Self.searchesName + "/" + Self.folderName(way.words, taken: &searchNames))
+            case .search: file(way.trackIds, in: Self.searchesName + "/" + Self.folderName(way.words, taken: &searchNames))
             }
         }
-        file(songs.compactMap(\.trackId), in: Self.otherName)
-        if directories[Self.searchesName]?.folders.isEmpty == true {
-            directories[Self.searchesName] = nil
-            directories[""]!.folders.removeAll { $0 == Self.searchesName }
-        }
+        file(order, in: Self.otherName)
+        // The songs in the order of the folders, as MPD's database lists them: a `search` of what
+        // a search answered gives them in the answer's order.
+        songs = filed.compactMap { met[$0] }
+        index = Dictionary(uniqueKeysWithValues: filed.enumerated().map { ($1, $0) })
         self.directories = directories
     }
 
