@@ -17,14 +17,7 @@ final class MPDEndToEndTests: DaemonTestCase {
 
     /// previewd serving MPD on its socket and on a TCP port of loopback (plus `arguments`).
     func start(_ arguments: [String] = []) throws {
-        port = try LoopbackPort.free()
-        let folder = NSTemporaryDirectory() + "previewd-mpd-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
-        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-        try startOnSharedServer(["--mpd", folder + "/mpd.sock", "--mpd", "127.0.0.1:\(port)"] + arguments)
-        mpdSocket = folder + "/mpd.sock"
-        // The control socket is announced first; the MPD listeners follow on the loop (a loaded
-        // machine shows the gap: a client connecting at once found no socket).
-        try waitFor("the MPD socket takes connections") { (try? MPDRawClient(path: mpdSocket)) != nil }
+        (mpdSocket, port) = try startServingMPD(arguments)
     }
 
     var mpdSocket = ""
@@ -32,12 +25,7 @@ final class MPDEndToEndTests: DaemonTestCase {
     /// `mpc ARGS` through the private socket (or TCP).
     @discardableResult
     func mpc(_ arguments: String..., tcp: Bool = false, file: StaticString = #filePath, line: UInt = #line) throws -> ProcessRunner.Result {
-        var environment = ProcessInfo.processInfo.environment
-        environment["MPD_HOST"] = tcp ? "127.0.0.1" : mpdSocket
-        environment["MPD_PORT"] = tcp ? String(port) : nil
-        let result = try ProcessRunner.run("/usr/bin/mpc", arguments, environment: environment, timeout: 30)
-        XCTAssertEqual(result.status, 0, "mpc \(arguments.joined(separator: " ")): \(result.stderr)", file: file, line: line)
-        return result
+        try runMPC(arguments, socket: tcp ? nil : mpdSocket, port: tcp ? port : nil, file: file, line: line)
     }
 
     /// `command` (a terminal client, `HOME` a folder of its own) in a tmux pane of 120 × 40; the

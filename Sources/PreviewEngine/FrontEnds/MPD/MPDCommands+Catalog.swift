@@ -1,8 +1,9 @@
 import PreviewCore
 
-/// `find`, `search`, their adds, `count` and `list`: the database's songs (what previewd has met,
-/// `MPDDatabase`) first, then the catalog's that are not among them (one call of the iTunes API,
-/// cached, under the rate governor), sorted and windowed as one list.
+/// `find`, `search`, their adds and `list`: the database's songs (what previewd has met,
+/// `MPDDatabase`) first, then, when there is a filter, the catalog's that are not among them (one
+/// call of the iTunes API, cached, under the rate governor), sorted and windowed as one list.
+/// `count` counts the database's alone.
 extension MPDCommands {
     /// `find FILTER [sort TAG] [window START:END]`: exact (MPD's equality, case kept).
     static func find(_ call: MPDCall) async throws(MPDError) {
@@ -36,11 +37,15 @@ extension MPDCommands {
         _ = try await add(.tracks(Array(tracks.prefix(PlayQueue.maxCount))), at: at, call)
     }
 
-    /// `count FILTER [group TAG]`, `count group TAG`: songs and what they play for, as `find` finds them.
+    /// `count FILTER [group TAG]`, `count group TAG`: the database's songs that meet the filter and
+    /// what they play for (their previews). The database's alone, as MPD counts its own: Sonata
+    /// counts every row of its artist and genre lists so, and a catalog call each would spend the
+    /// rate governor's minute on one screen.
     static func count(_ call: MPDCall) async throws(MPDError) {
         let search = try MPDSearch(call.arguments, exact: true, filterRequired: false)
-        guard search.filter != nil || !search.groups.isEmpty else { throw MPDError(.arg, "too few arguments for \"count\"") }
-        let tracks = search.filter == nil ? await call.server.library.database().songs : try await matching(search, call, exact: true)
+        guard search.filter != nil || !search.groups.isEmpty else { throw MPDError(.arg, "Incorrect number of filter arguments") }
+        let database = await call.server.library.database()
+        let tracks = database.songs.filter { search.filter?.matches($0, folder: database.folder(of: $0), foldCase: false) ?? true }
         func total(_ tracks: [Track]) {
             call.response.add("songs", tracks.count)
             call.response.add("playtime", tracks.reduce(0) { $0 + PreviewLength.estimateMs($1) } / 1000)
@@ -102,7 +107,7 @@ extension MPDCommands {
     static func matching(_ search: MPDSearch, _ call: MPDCall, exact: Bool) async throws(MPDError) -> [Track] {
         guard let filter = search.filter else { return [] }
         let database = await call.server.library.database()
-        let met = database.songs.filter { filter.matches($0, foldCase: !exact) }
+        let met = database.songs.filter { filter.matches($0, folder: database.folder(of: $0), foldCase: !exact) }
         let known = Set(met.compactMap(\.trackId))
         do throws(MPDError) {
             let found = try await catalogMatches(filter, database: database, call).filter {

@@ -26,6 +26,8 @@ public struct MPDDatabase: Sendable {
     /// What it was made of: a renewal of the same is no change.
     let report: LibraryReport
     private let index: [Int: Int]
+    /// The folder each song is filed in, by trackId.
+    private let folders: [Int: String]
 
     /// Folder names: what a listener calls each way to songs.
     static let markedName = "Marked", heardName = "Heard", searchesName = "Searches", otherName = "Other"
@@ -50,11 +52,13 @@ public struct MPDDatabase: Sendable {
             directories[parent]!.folders.append(path)
             directories[path] = directory
         }
+        var folders: [Int: String] = [:]
         func file(_ ids: [Int], in path: String) {   // a folder only for songs not filed yet
             let mine = ids.filter { met[$0] != nil && isFiled.insert($0).inserted }
             guard !mine.isEmpty else { return }
             add(path, Directory(songs: mine))
             filed += mine
+            for id in mine { folders[id] = path }
         }
         var searchNames = Set<String>()
         for way in report.ways {
@@ -71,6 +75,7 @@ public struct MPDDatabase: Sendable {
         songs = filed.compactMap { met[$0] }
         index = Dictionary(uniqueKeysWithValues: filed.enumerated().map { ($1, $0) })
         self.directories = directories
+        self.folders = folders
     }
 
     /// Nothing met yet.
@@ -78,6 +83,9 @@ public struct MPDDatabase: Sendable {
 
     /// The song `trackId`, if the database holds it.
     public func song(_ trackId: Int) -> Track? { index[trackId].map { songs[$0] } }
+
+    /// The folder `track` is filed in; nil when the database does not hold it.
+    public func folder(of track: Track) -> String? { track.trackId.flatMap { folders[$0] } }
 
     /// The folder at `path` (a trailing `/` is taken, as MPD takes it; `""` and `/` are the root).
     /// A song's URI with a trailing `/` is the folder that holds that song alone: Cantata asks
