@@ -220,7 +220,7 @@ final class MPDEndToEndTests: DaemonTestCase {
         let raw = try MPDRawClient(path: mpdSocket)
         XCTAssertEqual(raw.greeting, "OK MPD 0.23.5")
         XCTAssertEqual(raw.ask("nosuchcommand"), [#"ACK [5@0] {} unknown command "nosuchcommand""#])
-        XCTAssertEqual(raw.ask("play 1 2 3"), [#"ACK [2@0] {play} wrong number of arguments for "play""#])
+        XCTAssertEqual(raw.ask("play 1 2 3"), [#"ACK [2@0] {play} too many arguments for "play""#])
         XCTAssertTrue(raw.send(bytes: [0x01, 0xfe, 0xff, 0x00, 0x22, 0x0a]))
         XCTAssertEqual(raw.response()?.first?.hasPrefix("ACK [5@0] {}"), true, "binary garbage")
         XCTAssertTrue(raw.send("command_list_begin") && raw.send("ping") && raw.send("status"))

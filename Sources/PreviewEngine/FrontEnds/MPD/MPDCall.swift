@@ -44,7 +44,8 @@ public final class MPDCall: @unchecked Sendable {   // confined to the engine lo
     /// Argument `i` as an integer in `range`.
     public func int(_ i: Int, in range: ClosedRange<Int> = Int.min...Int.max) throws(MPDError) -> Int {
         guard let text = argument(i), let n = Int(text) else { throw MPDError(.arg, "Integer expected: \((argument(i) ?? "").prefix(32))") }
-        guard range.contains(n) else { throw MPDError(.arg, "Number out of range: \(n)") }
+        guard n <= range.upperBound else { throw MPDError(.arg, "Number too large: \(n)") }
+        guard n >= range.lowerBound else { throw MPDError(.arg, "Number too small: \(n)") }
         return n
     }
 

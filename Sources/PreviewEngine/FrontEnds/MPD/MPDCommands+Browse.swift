@@ -1,9 +1,8 @@
 import PreviewCore
 
 /// The database's folders (`MPDDatabase`): `lsinfo`, `listall`, `listallinfo`, `listfiles`, as
-/// MPD's src/command/DatabaseCommands.cxx and OtherCommands.cxx answer them. A song's URI with a
-/// trailing `/` (`itunes:track:ID/`, the folder form Cantata asks covers with) names the folder
-/// that holds that song alone, as MPD reads `DIR/` as the folder DIR.
+/// MPD's src/command/DatabaseCommands.cxx and OtherCommands.cxx answer them (a folder's path with a
+/// trailing `/` is no folder to MPD's database, nor here: `No such directory`).
 extension MPDCommands {
     /// `lsinfo [URI]`: a folder's folders (with `Last-Modified`) and songs; at the root, the saved
     /// lists after them (`playlist:`, as MPD lists stored playlists there); a song by its URI.
@@ -32,12 +31,13 @@ extension MPDCommands {
         try await walk(call, full: true)
     }
 
-    /// `listfiles [URI]`: the names in one folder (MPD's answer from its database when it has no
-    /// storage to read: names, not paths).
+    /// `listfiles [URI]`: the names in one folder, as MPD reads a folder of its storage (a trailing
+    /// `/` is taken; a folder that is not there is a system error, its `Failed to open`).
     static func listfiles(_ call: MPDCall) async throws(MPDError) {
-        let uri = try located(call.argument(0) ?? "")
+        var uri = try located(call.argument(0) ?? "")
+        while uri.hasSuffix("/") { uri.removeLast() }
         let database = await call.server.library.database()
-        guard let directory = database.directory(uri) else { throw MPDError(.noExist, "No such directory") }
+        guard let directory = database.directory(uri) else { throw MPDError(.system, "Failed to open \(uri.prefix(256)): No such file or directory") }
         for path in directory.folders { call.response.add("directory", String(path.split(separator: "/").last ?? "")) }
         for id in directory.songs { call.response.add("file", "itunes:track:\(id)") }
     }
@@ -64,10 +64,9 @@ extension MPDCommands {
         visit(MPDDatabase.normalized(uri))
     }
 
-    /// The song `uri` names (or its folder form, `itunes:track:ID/`): from the database, else
-    /// looked up; MPD's answer when there is none.
+    /// The song `uri` names: from the database, else looked up; MPD's answer when there is none.
     private static func song(_ uri: String, _ database: MPDDatabase, _ call: MPDCall) async throws(MPDError) -> Track {
-        guard case .track(let id)? = try? MPDSong.target(MPDDatabase.normalized(uri)) else { throw MPDError(.noExist, "No such directory") }
+        guard case .track(let id)? = try? MPDSong.target(uri) else { throw MPDError(.noExist, "No such directory") }
         if let track = database.song(id) { return track }
         guard let track = try await lookup([id], call).first else { throw MPDError(.noExist, "No such directory") }
         return track

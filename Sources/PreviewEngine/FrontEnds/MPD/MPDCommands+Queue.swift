@@ -19,7 +19,7 @@ extension MPDCommands {
             throw MPDError(.arg, "Integer expected: \(text.prefix(32))")
         }
         if text.hasPrefix("+") || text.hasPrefix("-") {
-            guard let current = call.status().index else { throw MPDError(.arg, "No current song") }
+            guard let current = call.status().index else { throw MPDError(.playerSync, "No current song") }
             return .index(text.hasPrefix("+") ? current + 1 + n : max(0, current - n))
         }
         return .index(n)
@@ -113,7 +113,7 @@ extension MPDCommands {
     }
 
     static func deleteid(_ call: MPDCall) async throws(MPDError) {
-        _ = try await call.perform(.remove(.id(try call.int(0, in: 1...Int.max))))
+        _ = try await call.perform(.remove(.id(try queuedId(call, 0))))
     }
 
     /// `move FROM|START:END TO`: a range moves one song at a time, so that it starts at TO (mpc
@@ -121,7 +121,9 @@ extension MPDCommands {
     /// current song (myMPD's "play after current" sends `moveid ID +0`).
     static func move(_ call: MPDCall) async throws(MPDError) {
         let status = call.status()
-        let range = try MPDRange(call.argument(0) ?? "").range(count: status.queueLength)
+        let asked = try MPDRange(call.argument(0) ?? "")
+        guard asked.end != nil else { throw MPDError(.arg, "Open-ended range not supported") }
+        let range = try asked.range(count: status.queueLength)
         guard !range.isEmpty else { return }
         try await move(range, to: try destination(call.argument(1) ?? "", moving: range, status), call)
     }

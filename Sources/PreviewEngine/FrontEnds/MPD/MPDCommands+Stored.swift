@@ -41,7 +41,9 @@ extension MPDCommands {
         let at = try place(call.argument(2), call)
         if let text = call.argument(1), !text.isEmpty {
             let all = try await tracks(call, name: name, range: nil)
-            let range = try MPDRange(text).range(count: all.count)
+            // MPD loads what of the range the list has: nothing when it starts past its end.
+            let asked = try MPDRange(text)
+            let range = min(asked.start, all.count)..<min(asked.end ?? all.count, all.count)
             guard !range.isEmpty else { return }
             _ = try await add(.tracks(Array(all[range])), at: at, call)
         } else {
@@ -60,7 +62,7 @@ extension MPDCommands {
         let name = try listName(call.argument(0)), new = try listName(call.argument(1))
         let names = try await lists(call).map(\.name)
         guard names.contains(name.description) else { throw MPDError(.noExist, "No such playlist") }
-        guard !names.contains(new.description) else { throw MPDError(.exist, "Playlist already exists") }
+        guard !names.contains(new.description) else { throw MPDError(.exist, "Playlist exists already") }
         _ = try await call.perform(.rename(name, to: new))
     }
 
@@ -101,14 +103,10 @@ extension MPDCommands {
         _ = try await onList(name, call) { () async throws(MPDError) in try await call.perform(.listRemove(name, index: index)) }
     }
 
-    /// `playlistclear NAME`: emptied; made empty if it is not there, as MPD makes it.
+    /// `playlistclear NAME`.
     static func playlistclear(_ call: MPDCall) async throws(MPDError) {
         let name = try listName(call.argument(0))
-        guard try await lists(call).contains(where: { $0.name == name.description }) else {
-            _ = try await call.perform(.listAdd(name, .tracks([])))
-            return
-        }
-        _ = try await call.perform(.listRemove(name, index: nil))
+        _ = try await onList(name, call) { () async throws(MPDError) in try await call.perform(.listRemove(name, index: nil)) }
     }
 
     /// Runs `body` on the list `name`: when the engine refuses, MPD's code says why (the list

@@ -87,14 +87,10 @@ public struct MPDDatabase: Sendable {
     /// The folder `track` is filed in; nil when the database does not hold it.
     public func folder(of track: Track) -> String? { track.trackId.flatMap { folders[$0] } }
 
-    /// The folder at `path` (a trailing `/` is taken, as MPD takes it; `""` and `/` are the root).
-    /// A song's URI with a trailing `/` is the folder that holds that song alone: Cantata asks
-    /// for a song's cover by its folder, and previewd's songs have no folder of their own.
+    /// The folder at `path` (`""` and `/` are the root). A trailing `/` names none, as in MPD's
+    /// database (its lookup takes what follows the slash for a song's name).
     public func directory(_ path: String) -> Directory? {
-        let normalized = Self.normalized(path)
-        if let directory = directories[normalized] { return directory }
-        guard path.hasSuffix("/"), case .track(let id)? = try? MPDSong.target(normalized), song(id) != nil else { return nil }
-        return Directory(songs: [id])
+        directories[Self.normalized(path)]
     }
 
     /// The songs of the folder at `path` and of every folder under it, in order.
@@ -103,12 +99,9 @@ public struct MPDDatabase: Sendable {
         return directory.songs.compactMap(song) + directory.folders.flatMap { songs(under: $0) }
     }
 
-    /// `path` without the slashes MPD ignores at its ends.
+    /// `path` as a key of the folders: `/` is the root (an old clients' habit MPD keeps).
     static func normalized(_ path: String) -> String {
-        var path = Substring(path)
-        while path.hasSuffix("/") { path = path.dropLast() }
-        while path.hasPrefix("/") { path = path.dropFirst() }
-        return String(path)
+        path == "/" ? "" : path
     }
 
     /// Distinct non-empty values of `tag` among the songs (MPD's `stats` counts artists and albums so).

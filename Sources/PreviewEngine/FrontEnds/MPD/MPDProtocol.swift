@@ -133,7 +133,8 @@ public final class MPDProtocol: LineProtocol, @unchecked Sendable {   // confine
             session.list = MPDSession.CommandList(okEach: command.name == "command_list_ok_begin")
             connection.answer([])
         case "command_list_end":
-            connection.answer(MPDError(.notList, "not in command list mode").line(index: 0, command: command.name))
+            // Outside a list MPD does not know the word (its list builder takes it, not its table).
+            connection.answer(MPDError(.unknown, "unknown command \"command_list_end\"").line(index: 0, command: ""))
         case "idle":
             do throws(MPDError) {
                 session.idleMask = try MPDSubsystems(names: request.arguments)

@@ -33,12 +33,11 @@ public enum MPDSong {
         case url(String)
     }
 
-    /// Reads `uri`, or says it names nothing previewd can add. A catalog URI may end in `/` (a
-    /// song's folder form, which holds that song alone).
+    /// Reads `uri`, or says it names nothing previewd can add.
     public static func target(_ uri: String) throws(MPDError) -> Target {
         let lower = uri.lowercased()
         if lower.hasPrefix("http://") || lower.hasPrefix("https://") { return .url(uri) }
-        let parts = (uri.hasSuffix("/") ? uri.dropLast() : Substring(uri)).split(separator: ":", omittingEmptySubsequences: false)
+        let parts = uri.split(separator: ":", omittingEmptySubsequences: false)
         if parts.count == 3, parts[0] == "itunes", let id = Int(parts[2]), id > 0 {
             switch parts[1] {
             case "track": return .track(id)
