@@ -42,7 +42,7 @@ final class MPDAckAuditEndToEndTests: DaemonTestCase {
         Case("repeat 2"), Case("random x"), Case("single 2"), Case("consume x"), Case("crossfade x"), Case("crossfade -1"),
         Case("mixrampdb x"), Case("mixrampdelay x"), Case("replay_gain_mode loud"), Case("clearerror"),
         // QueueCommands.cxx
-        Case("add {missing}"), Case("addid {missing}"), Case("addid {song} 99"), Case("addid {song} x"), Case("add {song} +1", after: ["stop"]),
+        Case("add {missing}"), Case("addid {missing}"), Case("addid \"file:///etc/passwd\""), Case("addid {song} 99"), Case("addid {song} x"), Case("add {song} +1", after: ["stop"]),
         Case("delete 99"), Case("delete 5:9"), Case("delete x"), Case("deleteid 99"), Case("move 0 99"), Case("move 99 0"),
         Case("move 0: 1"), Case("moveid 99 0"), Case("moveid 1 +1", after: ["stop"]), Case("swap 0 99"), Case("swapid 1 99"),
         Case("prio 256 0"), Case("prio 1 99"), Case("prioid 1 99"), Case("prioid x 1"), Case("playlistinfo 99"),
@@ -85,10 +85,8 @@ final class MPDAckAuditEndToEndTests: DaemonTestCase {
         // The same state on both: a search's songs met (previewd's database renewed: MPD's made),
         // two songs queued, a list saved.
         XCTAssertEqual(previewd.ask("search any \"sine\"")?.last, "OK")
-        let watcher = try MPDRawClient(path: socket)
-        watcher.send("idle update")
         XCTAssertEqual(previewd.ask("update")?.last, "OK")
-        XCTAssertEqual(watcher.response(), ["changed: update", "OK"])
+        try waitFor("previewd's renewal ended") { !(previewd.ask("status") ?? []).contains { $0.hasPrefix("updating_db") } }
         _ = mpd.ask("update")
         XCTAssertTrue(eventually(timeout: 20) { (mpd.ask("stats") ?? []).contains("songs: 2") }, "MPD's update")
         var rows: [String] = []

@@ -35,6 +35,7 @@ extension MPDCommands {
             r.add("nextsong", index)
             r.add("nextsongid", id)
         }
+        if call.server.library.isRenewing { r.add("updating_db", call.server.updateJob) }
         if let error = s.error { r.add("error", error) }
         call.response.append(r)
     }
@@ -88,18 +89,21 @@ extension MPDCommands {
     static func clearerror(_ call: MPDCall) async throws(MPDError) { _ = try await call.perform(.clearError) }
 
     /// `update [URI]`, `rescan [URI]`: the database is made again from what previewd has met now
-    /// (no catalog call). The job's number, then the `update` idle event, and `database` when it
-    /// changed (it moves `db_update`), as MPD's at the end of a scan.
+    /// (no catalog call). As MPD's: the job's number, the `update` idle event as it starts and as
+    /// it ends (`status` says `updating_db` meanwhile), `database` when it changed (it moves
+    /// `db_update`).
     static func update(_ call: MPDCall) async throws(MPDError) {
         if let uri = call.argument(0), !uri.isEmpty, uri != "/", uri.hasPrefix("/") || uri.split(separator: "/").contains("..") {
             throw MPDError(.arg, "Malformed path")
         }
         call.server.updateJob = call.server.updateJob % Int(Int32.max) + 1
         call.response.add("updating_db", call.server.updateJob)
-        let job = call.server
+        let server = call.server
+        let renewal = server.library.startRenewal()   // tells `database` itself when it changed
+        server.changed(.update)
         Task(executorPreference: call.engine.loop) {
-            await job.library.renew()   // tells `database` itself when it changed
-            job.changed(.update)
+            _ = await renewal.value
+            server.changed(.update)
         }
     }
 }

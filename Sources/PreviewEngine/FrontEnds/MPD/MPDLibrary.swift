@@ -39,16 +39,27 @@ final class MPDLibrary: @unchecked Sendable {   // confined to the engine loop's
     /// Makes the database again from what previewd met now; true when it changed.
     @discardableResult
     func renew() async -> Bool {
-        if let renewal { return await renewal.value }
-        let first = current == nil
-        let task = Task(executorPreference: engine.loop) { [self] in await self.make() }
-        renewal = task
-        let changed = await task.value
-        renewal = nil
-        lastRenewal = MonotonicClock.nanoseconds()
-        if changed, !first { renewed() }   // the first is no change: no client saw a database before
-        return changed
+        await startRenewal().value
     }
+
+    /// Starts a renewal now, or joins the one under way (`isRenewing` from now until it ends).
+    @discardableResult
+    func startRenewal() -> Task<Bool, Never> {
+        if let renewal { return renewal }
+        let first = current == nil
+        let task = Task(executorPreference: engine.loop) { [self] () -> Bool in
+            let changed = await make()
+            renewal = nil
+            lastRenewal = MonotonicClock.nanoseconds()
+            if changed, !first { renewed() }   // the first is no change: no client saw a database before
+            return changed
+        }
+        renewal = task
+        return task
+    }
+
+    /// A renewal is under way (MPD's `status` says `updating_db` meanwhile).
+    var isRenewing: Bool { renewal != nil }
 
     /// What previewd met may have changed: a renewal is due, a second from now, or a minute after
     /// the last one if that is later. One is pending at most.

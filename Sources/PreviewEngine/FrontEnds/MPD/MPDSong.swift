@@ -37,6 +37,8 @@ public enum MPDSong {
     public static func target(_ uri: String) throws(MPDError) -> Target {
         let lower = uri.lowercased()
         if lower.hasPrefix("http://") || lower.hasPrefix("https://") { return .url(uri) }
+        // A local file: MPD lets only its local clients read one; previewd plays no file.
+        if lower.hasPrefix("file://") || uri.hasPrefix("/") { throw MPDError(.permission, "Access denied") }
         let parts = uri.split(separator: ":", omittingEmptySubsequences: false)
         if parts.count == 3, parts[0] == "itunes", let id = Int(parts[2]), id > 0 {
             switch parts[1] {
