@@ -24,7 +24,7 @@ enum CatalogTable {
              t.primaryGenreName ?? "",
              DisplayText.price(t)].map(TerminalText.sanitized)
         }
-        let header = ["#", "Title", "Artist", "Album", "Released", "Song length", "Genre", "Price"]
+        let header = ["#", "Title", "Artist", "Album", "Released", "Song", "Genre", "Price"]   // "Song": the song's length, not the preview's
         // Fixed columns take what they need; title, artist, album and genre share the rest.
         let fixed = [0, 4, 5, 7]
         let flexible = [1, 2, 3, 6]
