@@ -10,9 +10,7 @@ import XCTest
 /// client waiting in `idle database` hears it once, with `db_update` moved; a renewal that finds
 /// nothing new says nothing.
 final class MPDLibraryTests: StandInTestCase {
-    private var engine: Engine!
-    private var sequencer: OutputSequencer!
-    private var loopEnded: XCTestExpectation!
+    private var rig: StandInEngine!
     private var folder = ""
     private var socket: String { folder + "/mpd.sock" }
 
@@ -20,35 +18,16 @@ final class MPDLibraryTests: StandInTestCase {
         try super.setUpWithError()
         folder = NSTemporaryDirectory() + "previewd-mpdlib-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-        let log = Log(minimum: .error)
-        let http = HTTPClient()
-        let catalog = ITunesClient(base: URL(string: server.baseURL)!, callsPerMinute: 600, http: http)
-        let fetcher = PreviewFetcher(localOrigin: origin, http: http)
-        let sequencer = OutputSequencer(output: MemoryOutput())
-        self.sequencer = sequencer
-        engine = Engine(log: log) { loop, events in
-            Player(loop: loop, catalog: catalog, fetcher: fetcher, sequencer: sequencer, events: events, log: log)
-        }
+        rig = StandInEngine(baseURL: server.baseURL, origin: origin, sequencer: OutputSequencer(output: MemoryOutput()))
         let plan = try MPDListenPlan(values: [socket], password: nil)
-        engine.add { MPDFrontEnd(plan: plan, engine: $0, renewalInterval: 0.3) }
-        let ended = expectation(description: "the engine loop returned")
-        loopEnded = ended
-        startThread(named: "test.engine") { [loop = engine.loop] in
-            loop.run()
-            ended.fulfill()
-        }
-        try engine.start()
-        eventually(timeout: 10) { (try? LineClient(path: self.socket)) != nil }
+        rig.engine.add { MPDFrontEnd(plan: plan, engine: $0, renewalInterval: 0.3) }
+        try rig.start(in: self)
+        XCTAssertTrue(eventually { (try? LineClient(path: self.socket)) != nil }, "the MPD socket takes connections")
     }
 
     override func tearDown() {
-        if let engine, let loopEnded {
-            engine.loop.execute { engine.shutDown("the test is over") }
-            wait(for: [loopEnded], timeout: Patience.seconds(60))
-        }
-        engine = nil
-        sequencer.close()
-        sequencer = nil
+        rig.stop(in: self)
+        rig = nil
         try? FileManager.default.removeItem(atPath: folder)
         super.tearDown()
     }
