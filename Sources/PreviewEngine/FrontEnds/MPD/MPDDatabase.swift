@@ -23,8 +23,8 @@ public struct MPDDatabase: Sendable {
     public let directories: [String: Directory]
     /// When it was made, seconds since 1970 (MPD's `db_update`, each folder's `Last-Modified`).
     public let updated: Int
-    /// What it was made of: a renewal of the same is no change.
-    let report: LibraryReport
+    /// What it was made of, without the records: a renewal that finds the same is no change.
+    let fingerprint: Fingerprint
     private let index: [Int: Int]
     /// The folder each song is filed in, by trackId.
     private let folders: [Int: String]
@@ -34,7 +34,7 @@ public struct MPDDatabase: Sendable {
 
     /// The database of `report`, made at `updated`.
     public init(_ report: LibraryReport, updated: Int) {
-        self.report = report
+        fingerprint = Fingerprint(report)
         self.updated = updated
         var met: [Int: Track] = [:]
         var order: [Int] = []
@@ -76,6 +76,17 @@ public struct MPDDatabase: Sendable {
         index = Dictionary(uniqueKeysWithValues: filed.enumerated().map { ($1, $0) })
         self.directories = directories
         self.folders = folders
+    }
+
+    /// The ways and the tracks' ids of a report: what the folders are made of.
+    struct Fingerprint: Equatable, Sendable {
+        var ways: [LibraryReport.Way]
+        var trackIds: [Int]
+
+        init(_ report: LibraryReport) {
+            ways = report.ways
+            trackIds = report.tracks.compactMap(\.trackId)
+        }
     }
 
     /// Nothing met yet.

@@ -83,7 +83,7 @@ final class MPDLibrary: @unchecked Sendable {   // confined to the engine loop's
 
     private func make() async -> Bool {
         guard case .library(let report)? = try? await engine.perform(.library) else { return false }
-        if let current, current.report == report { return false }
+        if let current, current.fingerprint == MPDDatabase.Fingerprint(report) { return false }
         // db_update moves with every change, even two in one second (clients compare it).
         let updated = max(Int(time(nil)), (current?.updated ?? 0) + 1)
         current = MPDDatabase(report, updated: updated)
