@@ -5,7 +5,9 @@
 public struct RecentAnswers: Equatable, Sendable {
     /// One answer: what was asked, and the tracks it named.
     public struct Answer: Equatable, Sendable {
+        /// The search's words, or the chart's country.
         public var words: String
+        /// The tracks it answered, by id, in its order.
         public var trackIds: [Int]
     }
 
@@ -19,6 +21,7 @@ public struct RecentAnswers: Equatable, Sendable {
     /// The latest chart (its country as the words).
     public private(set) var chart: Answer?
 
+    /// Nothing answered yet.
     public init() {}
 
     /// A search of `words` answered `results` (`continuing`: its next page, from `more`). The

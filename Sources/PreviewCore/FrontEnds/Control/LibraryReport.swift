@@ -19,12 +19,14 @@ public struct LibraryReport: Codable, Equatable, Sendable {
             case search
         }
 
+        /// What kind of way it is.
         public var kind: Kind
         /// What the listener gave: a search's words, the chart's country; empty for the others.
         public var words: String
         /// Its tracks, by id, in order.
         public var trackIds: [Int]
 
+        /// A way of `kind` to `trackIds`, named by `words`.
         public init(_ kind: Kind, words: String = "", trackIds: [Int]) {
             self.kind = kind
             self.words = words
@@ -37,6 +39,7 @@ public struct LibraryReport: Codable, Equatable, Sendable {
     /// Every track met, once each, newest first.
     public var tracks: [Track]
 
+    /// A report of `tracks` and the `ways` to them.
     public init(ways: [Way], tracks: [Track]) {
         self.ways = ways
         self.tracks = tracks

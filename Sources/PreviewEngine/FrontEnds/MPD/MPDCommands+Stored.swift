@@ -72,8 +72,11 @@ extension MPDCommands {
         let name = try listName(call.argument(0))
         guard call.argument(2) == nil else { throw MPDError(.arg, "previewd adds to the end of a saved list only") }
         let uri = call.argument(1) ?? ""
+        let database = await call.server.library.database()
         let source: AddSource
-        do throws(MPDError) {
+        if database.directory(uri) != nil {
+            source = .tracks(database.songs(under: uri))
+        } else {
             switch try MPDSong.target(uri) {
             case .track(let id):
                 guard try await isPlayable(id, call) else { throw MPDError(.noExist, "No such song") }
@@ -81,10 +84,6 @@ extension MPDCommands {
             case .album(let id), .artist(let id): source = .tracks(try await lookup([id], call))
             case .url: throw MPDError(.arg, "a saved list holds catalog tracks: use itunes:track:ID")
             }
-        } catch where error.code == .noExist && !uri.hasPrefix("itunes:") {
-            let database = await call.server.library.database()
-            guard database.directory(uri) != nil else { throw error }
-            source = .tracks(database.songs(under: uri))
         }
         _ = try await call.perform(.listAdd(name, source))
     }

@@ -25,7 +25,8 @@ public final class MPDProtocol: LineProtocol, @unchecked Sendable {   // confine
     /// `mixrampdb` and `mixrampdelay`, as set by any client.
     var mixRamp = MPDMixRamp()
     /// The database: what previewd has met, renewed as it changes.
-    private(set) var library: MPDLibrary!
+    private(set) lazy var library = MPDLibrary(engine: engine, interval: renewalInterval) { [unowned self] in self.changed(.database) }
+    private let renewalInterval: Double
     /// Time spent playing, for `stats`.
     private var playTime = MPDPlayTime()
     private let engine: EngineHandle
@@ -42,7 +43,7 @@ public final class MPDProtocol: LineProtocol, @unchecked Sendable {   // confine
         self.engine = engine
         self.password = password
         self.rules = rules
-        library = MPDLibrary(engine: engine, interval: renewalInterval) { [unowned self] in self.changed(.database) }
+        self.renewalInterval = renewalInterval
     }
 
     /// Hears the engine's events from now on (call on the loop).
@@ -168,10 +169,7 @@ public final class MPDProtocol: LineProtocol, @unchecked Sendable {   // confine
 
     /// `changed` happened: every client hears of it once, at once if it waits in idle for it.
     func changed(_ changed: MPDSubsystems) {
-        for session in sessions.values {
-            session.pending.formUnion(changed)
-            endIdle(session, force: false)
-        }
+        for session in sessions.values { self.changed(changed, for: session) }
     }
 
     /// `changed` happened for `session` alone (a message waits for it).
