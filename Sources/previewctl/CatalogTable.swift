@@ -2,7 +2,8 @@ import Glibc
 import PreviewCore
 
 /// The seed's result list as a terminal table: queue index, title, artist, album, release date,
-/// duration, genre, price; the text columns share what the terminal's width leaves.
+/// the song's length (named so: what plays is its preview), genre, price; the text columns share
+/// what the terminal's width leaves.
 enum CatalogTable {
     /// The terminal's width (stdout's, else $COLUMNS, else 120), at least 21.
     static var width: Int {
@@ -23,7 +24,7 @@ enum CatalogTable {
              t.primaryGenreName ?? "",
              DisplayText.price(t)].map(TerminalText.sanitized)
         }
-        let header = ["#", "Title", "Artist", "Album", "Released", "Time", "Genre", "Price"]
+        let header = ["#", "Title", "Artist", "Album", "Released", "Song", "Genre", "Price"]   // "Song": the song's length, not the preview's
         // Fixed columns take what they need; title, artist, album and genre share the rest.
         let fixed = [0, 4, 5, 7]
         let flexible = [1, 2, 3, 6]

@@ -210,7 +210,7 @@ enum Output {
             ("album", isFilm ? nil : t.collectionName),
             ("kind", t.kind),
             ("released", t.releaseDate.map { String($0.prefix(10)) }),
-            ("duration", t.trackTimeMillis.map { DisplayText.clock($0) }),
+            ("song length", t.trackTimeMillis.map { DisplayText.clock($0) }),
             ("genre", t.primaryGenreName),
             ("price", DisplayText.price(t).isEmpty ? nil : DisplayText.price(t)),
             ("rating", t.contentAdvisoryRating),

@@ -37,7 +37,8 @@ struct Previewd: ParsableCommand {
             times). An --on-event program gets previewd's environment plus PREVIEWD_EVENT (track, \
             state or error), PREVIEWD_INDEX, PREVIEWD_TITLE, PREVIEWD_ARTIST, PREVIEWD_ALBUM, \
             PREVIEWD_TRACK_ID, PREVIEWD_STATE, PREVIEWD_URL (the store page), PREVIEWD_PREVIEW_URL, \
-            PREVIEWD_ARTWORK_URL, PREVIEWD_DURATION_MS and PREVIEWD_MESSAGE (an error's).
+            PREVIEWD_ARTWORK_URL, PREVIEWD_DURATION_MS (the preview's length), PREVIEWD_SONG_MS (the \
+            song's) and PREVIEWD_MESSAGE (an error's).
 
             Examples:
               previewd

@@ -33,6 +33,19 @@ final class MediaPlayerStateTests: XCTestCase {
         XCTAssertEqual(state.metadata.artURL, "file:///home/me/.cache/previewd/artwork/ab%20c.jpg")
     }
 
+    /// mpris:length is what plays: the preview's length as decoded, before that 30 s, or the
+    /// song's when the song is shorter; never the whole song's.
+    func testTheLengthIsThePreviewsNotTheSongs() {
+        var playing = report(.playing)
+        playing.durationMs = nil
+        playing.track?.trackTimeMillis = 187_000
+        XCTAssertEqual(MediaPlayerState(playing).metadata.lengthMicroseconds, 30_000_000, "a 3:07 song, not yet decoded")
+        playing.track?.trackTimeMillis = 12_000
+        XCTAssertEqual(MediaPlayerState(playing).metadata.lengthMicroseconds, 12_000_000, "a song shorter than a preview")
+        playing.durationMs = 29_976
+        XCTAssertEqual(MediaPlayerState(playing).metadata.lengthMicroseconds, 29_976_000, "decoded: exact")
+    }
+
     func testPausedStoppedAndModesMapToTheSpecificationsWords() {
         var paused = report(.paused)
         paused.repeat = .all

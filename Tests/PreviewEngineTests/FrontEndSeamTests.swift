@@ -9,47 +9,26 @@ import XCTest
 /// front-end registered as previewd registers its own. Results and errors come back typed; events
 /// come in order; position ticks reach only the observer that asked.
 final class FrontEndSeamTests: StandInTestCase {
-    private var engine: Engine!
-    private var sequencer: OutputSequencer!
-    private var loopEnded: XCTestExpectation!
+    private var rig: StandInEngine!
+    private var engine: Engine { rig.engine }
 
     override func setUpWithError() throws {
         try super.setUpWithError()
-        let log = Log(minimum: .error)
-        let http = HTTPClient()
-        let catalog = ITunesClient(base: URL(string: server.baseURL)!, callsPerMinute: 600, http: http)
-        let fetcher = PreviewFetcher(localOrigin: origin, http: http)
         let sequencer = try OutputRegistry.makeSequencer(OutputOptions(pulseServer: ProcessInfo.processInfo.environment["PULSE_SERVER"]))
-        self.sequencer = sequencer
         var policy = FetchPolicy()
         policy.prefetchHeads = 4
         policy.prefetchHeadBytes = 16 << 10   // the fixtures are about 65 KB: a head is a quarter of one
-        engine = Engine(log: log) { loop, events in
-            Player(loop: loop, catalog: catalog, fetcher: fetcher, sequencer: sequencer, policy: policy, events: events, log: log)
-        }
+        rig = StandInEngine(baseURL: server.baseURL, origin: origin, sequencer: sequencer, policy: policy)
     }
 
     override func tearDown() {
-        if let engine, let loopEnded {
-            engine.loop.execute { engine.shutDown("the test is over") }
-            wait(for: [loopEnded], timeout: Patience.seconds(60))
-        }
-        engine = nil
-        sequencer.close()
-        sequencer = nil   // XCTest keeps test cases: a sequencer left here would be alive (and its weak references "leaked") at exit
+        rig.stop(in: self)
+        rig = nil   // XCTest keeps test cases: a sequencer left here would be alive (and its weak references "leaked") at exit
         super.tearDown()
     }
 
     /// Runs the engine's loop on a thread of its own and starts the engine (player, then front-ends).
-    private func startEngine() throws {
-        let ended = expectation(description: "the engine loop returned")
-        loopEnded = ended
-        startThread(named: "test.engine") { [loop = engine.loop] in
-            loop.run()
-            ended.fulfill()
-        }
-        try engine.start()
-    }
+    private func startEngine() throws { try rig.start(in: self) }
 
     func testAFrontEndPerformsCommandsAndHearsEventsOverTheSeam() async throws {
         let recorder = engine.add { RecordingFrontEnd(engine: $0) }

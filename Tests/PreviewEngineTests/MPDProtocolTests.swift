@@ -61,7 +61,7 @@ final class MPDProtocolTests: XCTestCase {
                        "clearerror", "replay_gain_mode", "enableoutput", "disableoutput", "toggleoutput", "crossfade", "mixrampdb", "mixrampdelay"] {
             XCTAssertTrue(names.contains(wanted), wanted)
         }
-        for absent in ["rangeid", "channels", "subscribe", "newpartition", "sticker"] {
+        for absent in ["rangeid", "newpartition", "sticker"] {
             XCTAssertFalse(names.contains(absent), "\(absent) is not built, so not advertised")
         }
         let all: (MPDPermission) -> Bool = { _ in true }
@@ -69,8 +69,8 @@ final class MPDProtocolTests: XCTestCase {
         XCTAssertEqual(try MPDCommandTable.command("addid", arguments: 2, may: all).name, "addid")
         let cases: [(String, Int, (MPDPermission) -> Bool, MPDError)] = [
             ("nosuchcommand", 0, all, MPDError(.unknown, "unknown command \"nosuchcommand\"")),
-            ("addid", 3, all, MPDError(.arg, "wrong number of arguments for \"addid\"")),
-            ("addid", 0, all, MPDError(.arg, "wrong number of arguments for \"addid\"")),
+            ("addid", 3, all, MPDError(.arg, "too many arguments for \"addid\"")),
+            ("addid", 0, all, MPDError(.arg, "too few arguments for \"addid\"")),
             ("play", 0, guest, MPDError(.permission, "you don't have permission for \"play\"")),
         ]
         for (name, count, may, expected) in cases {
@@ -253,6 +253,7 @@ final class MPDProtocolTests: XCTestCase {
             Track: 1
             Genre: Electronic
             Date: 2005-01-01
+            Comment: full song 0:08
             Time: 8
             duration: 8.000
             Pos: 2
@@ -262,8 +263,19 @@ final class MPDProtocolTests: XCTestCase {
         var bare = MPDResponse()
         var evil = sine
         evil.trackName = "two\nlines"
-        MPDSong.add(evil, to: &bare, tags: [.title], durationMs: 1234)
+        MPDSong.add(evil, to: &bare, tags: [.title], previewMs: 1234)
         XCTAssertEqual(String(decoding: bare.bytes, as: UTF8.self), "file: itunes:track:1001\nTitle: two lines\nTime: 1\nduration: 1.234\n")
+        // What plays is the preview: 30 s for a 3:07 song until it is decoded, then exact; the
+        // song's own length is the Comment tag.
+        var long = sine
+        long.trackTimeMillis = 187_000
+        var estimated = MPDResponse()
+        MPDSong.add(long, to: &estimated, tags: [.comment])
+        XCTAssertEqual(String(decoding: estimated.bytes, as: UTF8.self), "file: itunes:track:1001\nComment: full song 3:07\nTime: 30\nduration: 30.000\n")
+        var decoded = MPDResponse()
+        MPDSong.add(long, to: &decoded, tags: [], previewMs: 29_976)
+        XCTAssertEqual(String(decoding: decoded.bytes, as: UTF8.self), "file: itunes:track:1001\nTime: 30\nduration: 29.976\n")
+        XCTAssertThrowsError(try MPDSong.target("itunes:track:1001/"), "a song's folder form is no song")
         XCTAssertEqual(try MPDSong.target("itunes:album:701"), .album(701))
         XCTAssertEqual(try MPDSong.target("https://example.com/a.m4a"), .url("https://example.com/a.m4a"))
         XCTAssertThrowsError(try MPDSong.target("file:///etc/passwd"))

@@ -13,6 +13,9 @@ PREVIEWD_APT_PACKAGES=(libasound2-plugins ffmpeg openssl ca-certificates
                        python3 iproute2 util-linux mpv libxml2-utils mpc python3-mpd ncmpcpp ncmpc
                        python3-musicbrainzngs python3-dbus python3-gi
                        zbar-tools)
+# The MPD front-end's references: Debian's MPD answers the same cases beside previewd (the ACK audit), and
+# mpdscribble reads its client-to-client messages.
+PREVIEWD_APT_PACKAGES+=(mpd mpdscribble)
 # previewd-web's browser tests (Web/Tests/test_browser.py): Debian's chromium driven by selenium.
 PREVIEWD_APT_PACKAGES+=(chromium chromium-driver python3-selenium)
 PREVIEWD_APT_PACKAGES+=(webkit2gtk-driver gir1.2-webkit2-4.1 xvfb)   # and WebKit (Safari's engine), under Xvfb

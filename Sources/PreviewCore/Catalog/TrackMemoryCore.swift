@@ -25,6 +25,8 @@ public struct TrackMemoryCore: Sendable {
     private var oldest: Int?
     /// Bytes held now (estimated).
     public private(set) var bytes = 0
+    /// Moves when a track comes in that was not held, or one is let go: the set of tracks changed.
+    public private(set) var version = 0
 
     /// A memory of at most `maxBytes` (estimated) and `capacity` tracks.
     public init(maxBytes: Int = 8 << 20, capacity: Int = 20_000) {
@@ -59,6 +61,7 @@ public struct TrackMemoryCore: Sendable {
                 slots[id] = slot
                 bytes += size
                 link(slot)
+                version &+= 1
             }
             while bytes > maxBytes || slots.count > capacity, let old = oldest { drop(old) }
         }
@@ -76,6 +79,18 @@ public struct TrackMemoryCore: Sendable {
         var found: [Int: Track] = [:]
         for id in ids { if let track = track(id) { found[id] = track } }
         return found
+    }
+
+    /// Every track held, the most recently used first (their recency unchanged).
+    public var newestFirst: [Track] {
+        var out: [Track] = []
+        out.reserveCapacity(slots.count)
+        var at = newest
+        while let slot = at {
+            out.append(entries[slot].track)
+            at = entries[slot].older
+        }
+        return out
     }
 
     /// Whether `id` was seen (its recency unchanged).
@@ -119,6 +134,7 @@ public struct TrackMemoryCore: Sendable {
     }
 
     private mutating func drop(_ slot: Int) {
+        version &+= 1
         unlink(slot)
         if let id = entries[slot].track.trackId { slots[id] = nil }
         bytes -= entries[slot].bytes

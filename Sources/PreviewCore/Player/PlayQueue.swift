@@ -155,6 +155,21 @@ public struct PlayQueue: Equatable, Sendable {
         }
     }
 
+    /// The preview at `url` was decoded whole: `ms` long. Every item playing it takes the exact
+    /// length in place of the estimate, as one change (MPD's clients read it again through
+    /// `plchanges`); false when none changed.
+    @discardableResult
+    public mutating func setPreviewLength(_ ms: Int, url: String) -> Bool {
+        let changing = items.indices.filter { items[$0].track.fetchablePreviewURL == url && items[$0].previewMs != ms }
+        guard !changing.isEmpty else { return false }
+        version += 1
+        for position in changing {
+            items[position].previewMs = ms
+            changedAt[items[position].id] = version
+        }
+        return true
+    }
+
     /// Puts the items in `range` (the whole queue when nil) in a random order drawn from `seed`, as
     /// one change (MPD's `shuffle`: the queue itself reordered, not a play order).
     public mutating func shuffle(_ range: Range<Int>? = nil, seed: UInt64) {

@@ -57,6 +57,9 @@ extension PlayerCore {
             if headsState.record(id, .finished, durationMs: ms) { return }
             record(id, .finished)
             update(id) { $0.durationMs = $0.startMs + ms }
+            if let slot = slot(id), queue.setPreviewLength(slot.startMs + ms, url: slot.url) {
+                effects.append(.notify(.queue(length: queue.count, version: queue.version)))
+            }
         case .failed(let id, let message, let afterMs):
             decoderFailed(id, message, afterMs: afterMs, into: &effects)
         case .fading(let id):

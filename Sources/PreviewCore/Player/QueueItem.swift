@@ -17,6 +17,9 @@ public struct QueueItem: Codable, Equatable, Sendable {
     public var status: Status
     /// MPD's priority, 0–255: in a shuffled order, higher plays sooner (0: none).
     public var priority = 0
+    /// The preview's length as decoded (priming and padding trimmed), once a decoder read it
+    /// whole; until then front-ends show `PreviewLength.estimateMs`.
+    public var previewMs: Int?
 
     /// An item for `track` with `id`.
     public init(track: Track, id: Int = 0, status: Status = .ok) {
@@ -38,7 +41,7 @@ public struct QueueItem: Codable, Equatable, Sendable {
         return nil
     }
 
-    private enum CodingKeys: String, CodingKey { case id, track, failed, error, priority }
+    private enum CodingKeys: String, CodingKey { case id, track, failed, error, priority, previewMs }
 
     public init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
@@ -50,6 +53,7 @@ public struct QueueItem: Codable, Equatable, Sendable {
             status = .ok
         }
         priority = try c.decodeIfPresent(Int.self, forKey: .priority) ?? 0
+        previewMs = try c.decodeIfPresent(Int.self, forKey: .previewMs)
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -59,5 +63,9 @@ public struct QueueItem: Codable, Equatable, Sendable {
         try c.encode(failure != nil, forKey: .failed)
         try c.encodeIfPresent(failure, forKey: .error)
         if priority > 0 { try c.encode(priority, forKey: .priority) }
+        try c.encodeIfPresent(previewMs, forKey: .previewMs)
     }
+
+    /// The length this item plays: the decoded preview's, else the estimate (`PreviewLength`).
+    public var playableMs: Int { PreviewLength.ms(track, decodedMs: previewMs) }
 }

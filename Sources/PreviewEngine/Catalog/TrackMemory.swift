@@ -32,6 +32,15 @@ public final class TrackMemory: Sendable {
     /// Tracks held.
     public var count: Int { seen.withLock { $0.count } }
 
+    /// Every track held, the most recently used first, and the memory's version (it moves when a
+    /// track comes in or goes: `TrackMemoryCore.version`). Their recency is unchanged.
+    public var snapshot: (tracks: [Track], version: Int) {
+        seen.withLock { ($0.newestFirst, $0.version) }
+    }
+
+    /// The version alone (cheap: no copy).
+    public var version: Int { seen.withLock { $0.version } }
+
     /// How full it is, for the `memory` command.
     public var report: StoreReport {
         seen.withLock { StoreReport(name: "track-memory", entries: $0.count, maxEntries: $0.capacity, bytes: $0.bytes, maxBytes: $0.maxBytes) }

@@ -8,6 +8,7 @@ extension Player {
         let page = try await catalog.search(query)
         let mayHaveMore = page.album == nil && page.results.count + page.skipped >= query.limit
         let report = try place(page, enqueue, what: query.summary, mayHaveMore: mayHaveMore, paging: mayHaveMore)
+        recent.searched(query.words, page.results)
         let last = LastSearch(query: query, enqueue: enqueue, mayHaveMore: mayHaveMore)
         if enqueue.queue { lastSearch = last } else { lastLook = last }
         return report
@@ -26,6 +27,7 @@ extension Player {
         if let why = page.lookupError { log(.warning, "the top-songs chart: its songs could not be looked up (\(why)); the feed's entries stand") }
         let report = try place(page, enqueue, what: "the top-songs chart", mayHaveMore: false,
                                paging: enqueue.destination == nil ? false : nil)
+        recent.charted(query.country ?? catalog.country, page.results)
         if enqueue.queue, enqueue.destination == nil { lastSearch = nil }
         return report
     }
@@ -43,6 +45,7 @@ extension Player {
         enqueue.at = nil
         let page = try await catalog.search(query)
         let mayHaveMore = page.results.count + page.skipped >= query.limit
+        recent.searched(query.words, page.results, continuing: true)
         let next = LastSearch(query: query, enqueue: last.enqueue, mayHaveMore: mayHaveMore)
         if queue { lastSearch = next } else { lastLook = next }
         // Past the last page: the search had results, there are just no more of them.
@@ -88,7 +91,7 @@ extension Player {
 
     private func autopage() async {
         do {
-            let report = try await more()
+            let report = try await noticingMet { try await more() }
             log(.info, "autopage: \(report.results.count) more results")
         } catch {
             log(.info, "autopage stopped: \((error as? ControlError)?.message ?? "\(error)")")

@@ -13,7 +13,9 @@ extension Player {
     func listCommand(_ command: ControlCommand) async throws -> ControlResult {
         let result = try await listCommandResult(command)
         switch command {
-        case .save, .forget, .rename, .listAdd, .listMove, .listRemove, .mark, .unmark: hub?.publish(.lists)   // every front-end hears it
+        case .save, .forget, .rename, .listAdd, .listMove, .listRemove, .mark, .unmark:
+            markedCache = nil   // the shortlist may have changed: `library` reads it again
+            hub?.publish(.lists)   // every front-end hears it
         default: break
         }
         return result

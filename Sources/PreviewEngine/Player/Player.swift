@@ -66,6 +66,10 @@ public actor Player {
     let lists: ListStore?
     /// The history of previews heard; nil: none is kept.
     let history: HistoryJournal?
+    /// The latest chart and the recent searches, for `library`.
+    var recent = RecentAnswers()
+    /// The shortlist's tracks as `library` last read them; nil after a list command changed lists.
+    var markedCache: [Track]?
 
     /// A player on `loop`, searching `catalog`, fetching with `fetcher` and playing through `sequencer`, every
     /// track at the gain `normalization` asks for.
@@ -114,7 +118,7 @@ public actor Player {
             switchSlot = nil
         }
         do {
-            return try await handle(command)
+            return try await noticingMet { try await handle(command) }
         } catch {
             throw controlError(error)
         }
@@ -197,6 +201,7 @@ public actor Player {
         case .queue(nil): return .queue(queueReport())
         case .queue(let since?): return .queueChanges(QueueChangesReport(core.queue, since: since))
         case .memory: return .memory(memoryReport())
+        case .library: return .library(await library())
         }
         return .status(status())
     }

@@ -21,6 +21,11 @@ public final class HistoryJournal: Sendable {
     private let log: Log
     /// Lines in the file, once counted (the state thread's only).
     private let lines = Mutex<Int?>(nil)
+    /// The newest `recentCount` entries, oldest first, once read (the library asks for them often:
+    /// the file is read once, then followed).
+    private let recent = Mutex<[HistoryEntry]?>(nil)
+    /// Entries `recentEntries` keeps.
+    public static let recentCount = 2_000
 
     public init(path: String, log: Log) {
         self.path = path
@@ -36,6 +41,11 @@ public final class HistoryJournal: Sendable {
         let written = line.withUnsafeBytes { Glibc.write(fd, $0.baseAddress, $0.count) }
         close(fd)
         guard written == line.count else { return log(.warning, "history \(path): not written (\(String(cString: strerror(errno))))") }
+        recent.withLock { kept in
+            guard kept != nil else { return }
+            kept!.append(entry)
+            if kept!.count > Self.recentCount { kept!.removeFirst(kept!.count - Self.recentCount) }
+        }
         let count = lines.withLock { known in
             let now = known.map { $0 + 1 } ?? entries().count   // counted once, then followed
             known = now
@@ -50,6 +60,14 @@ public final class HistoryJournal: Sendable {
         let decoder = JSONDecoder()
         let all = bytes.split(separator: UInt8(ascii: "\n")).compactMap { try? decoder.decode(HistoryEntry.self, from: Data($0)) }
         return Array(all.suffix(max(0, limit)))
+    }
+
+    /// The newest `recentCount` entries, oldest first: read from the file the first time only.
+    public func recentEntries() -> [HistoryEntry] {
+        if let kept = recent.withLock({ $0 }) { return kept }
+        let read = entries(limit: Self.recentCount)
+        recent.withLock { $0 = read }
+        return read
     }
 
     /// Keeps the newest `maxEntries`.

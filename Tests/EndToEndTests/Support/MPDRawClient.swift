@@ -77,6 +77,30 @@ final class MPDRawClient {
         return nil
     }
 
+    /// Sends `command` (`albumart`, `readpicture`) and returns its answer's lines and its binary
+    /// chunk (`binary: N`, N bytes, a newline), read as bytes: a chunk may hold any byte.
+    func askBinary(_ command: String) -> (lines: [String], data: [UInt8])? {
+        guard send(command) else { return nil }
+        var lines: [String] = []
+        var data: [UInt8] = []
+        while let line = readLine() {
+            if line.hasPrefix("binary: "), let count = Int(line.dropFirst(8)) {
+                while buffer.count < count + 1 {
+                    var chunk = [UInt8](repeating: 0, count: 65536)
+                    let n = recv(fd, &chunk, chunk.count, 0)
+                    guard n > 0 else { return nil }
+                    buffer += chunk[..<n]
+                }
+                data = Array(buffer[..<count])
+                buffer.removeSubrange(...count)
+                continue
+            }
+            lines.append(line)
+            if line == "OK" || line.hasPrefix("ACK ") { return (lines, data) }
+        }
+        return nil
+    }
+
     /// Sends `command` and returns its answer.
     func ask(_ command: String) -> [String]? {
         guard send(command) else { return nil }

@@ -94,6 +94,7 @@ extension ControlCommand {
         case .shuffleOrder(let ids): return ControlRequest(id: id, verb: .shuffle, args: ["on": .bool(true), "order": .array(ids.map { .number(Double($0)) })])
         case .status: return ControlRequest(id: id, verb: .status)
         case .memory: return ControlRequest(id: id, verb: .memory)
+        case .library: return ControlRequest(id: id, verb: .library)
         case .save(let name, let mode):
             var args: [String: JSONValue] = ["name": .string(name.description)]
             if mode != .create { args[mode.rawValue] = .bool(true) }

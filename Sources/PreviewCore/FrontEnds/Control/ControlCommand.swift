@@ -105,6 +105,10 @@ public enum ControlCommand: Equatable, Sendable {
     case unmark(QueueRef?)
     /// The newest `limit` previews heard for five seconds or more.
     case history(limit: Int)
+    /// What previewd has met: the tracks it remembers, with the listener's ways to them (the
+    /// shortlist, the history, the latest chart, the recent searches). MPD's front-end serves it as
+    /// its database.
+    case library
 }
 
 /// Where a seek goes.

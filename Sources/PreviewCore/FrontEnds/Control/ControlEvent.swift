@@ -33,6 +33,9 @@ public enum ControlEvent: Equatable, Sendable {
     case buffering(Bool)
     /// A saved list was saved, changed, renamed or forgotten (the shortlist included).
     case lists
+    /// What previewd has met changed (`library`): a catalog answer brought tracks it had not seen,
+    /// or the latest chart or a recent search changed.
+    case library
 
 }
 
@@ -83,6 +86,8 @@ extension ControlEvent: Encodable {
             try put("event", "buffering"); try put("buffering", on)
         case .lists:
             try put("event", "lists")
+        case .library:
+            try put("event", "library")
         case .position(let ms, let duration):
             try put("event", "position"); try put("positionMs", ms); try put("durationMs", duration)
         }

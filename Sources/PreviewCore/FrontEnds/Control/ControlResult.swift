@@ -31,6 +31,8 @@ public enum ControlResult: Equatable, Sendable {
     case hello(HelloReport)
     /// `memory`.
     case memory(MemoryReport)
+    /// `library`.
+    case library(LibraryReport)
 }
 
 /// Written as its payload alone, so the socket's `result` is the report itself, as clients parse it.
@@ -52,6 +54,7 @@ extension ControlResult: Encodable {
         case .share(let report): try report.encode(to: encoder)
         case .hello(let report): try report.encode(to: encoder)
         case .memory(let report): try report.encode(to: encoder)
+        case .library(let report): try report.encode(to: encoder)
         }
     }
 }

@@ -14,6 +14,7 @@ extension ControlVerb {
         ControlVerb(.hello, .local, .reads) { _ in .hello },
         ControlVerb(.history, .web, .reads, ControlCommand.history(args:)),
         ControlVerb(.info, .web, .reads, ControlCommand.info(args:)),
+        ControlVerb(.library, .local, .reads) { _ in .library },
         ControlVerb(.listadd, .local, .changes, ControlCommand.listAdd(args:)),
         ControlVerb(.listmove, .local, .changes, ControlCommand.listMove(args:)),
         ControlVerb(.listremove, .local, .changes, ControlCommand.listRemove(args:)),
@@ -58,7 +59,7 @@ extension ControlVerb {
     /// The verbs' names on the wire, each written once: the request writer (`request(id:)`) uses
     /// these too. Every one has exactly one row in `all` (ControlVerbTests).
     public enum Name: String, CaseIterable, Sendable {
-        case add, artwork, clear, clearerror, consume, crossfade, forget, hello, history, info, listadd, listmove, listremove,
+        case add, artwork, clear, clearerror, consume, crossfade, forget, hello, history, info, library, listadd, listmove, listremove,
              lists, load, lookup, mark, memory, more, move, mute, next, normalize, output, pause, play, prev, priority, queue,
              remove, rename, `repeat`, resume, save, search, seek, share, shuffle, shufflequeue, single, status, stop, subscribe,
              swap, toggle, top, unmark, visible, volume

@@ -67,7 +67,8 @@ public struct MediaPlayerState: Equatable, Sendable {
         advancing = status.state == .playing && !status.buffering && status.output == "ok"
         guard let id = status.id, let track = status.track else { return }
         metadata.trackID = "/org/previewd/track/\(id)"   // the queue item's id: the same whatever is edited around it
-        metadata.lengthMicroseconds = Int64(status.durationMs ?? 0) * 1000
+        // What plays: the preview's length (decoded, else the estimate), never the whole song's.
+        metadata.lengthMicroseconds = Int64(PreviewLength.ms(track, decodedMs: status.durationMs)) * 1000
         metadata.artURL = status.artwork.map(Self.fileURL)
         metadata.title = track.trackName
         metadata.artist = track.artistName

@@ -95,7 +95,9 @@ public final class EventHook: FrontEnd, @unchecked Sendable {   // confined to t
         return ["PREVIEWD_INDEX": String(index), "PREVIEWD_TITLE": t.trackName ?? t.collectionName, "PREVIEWD_ARTIST": t.artistName,
                 "PREVIEWD_ALBUM": t.collectionName, "PREVIEWD_TRACK_ID": t.trackId.map(String.init),
                 "PREVIEWD_URL": t.trackViewUrl ?? t.collectionViewUrl, "PREVIEWD_PREVIEW_URL": t.previewUrl,
-                "PREVIEWD_ARTWORK_URL": t.artworkUrl100, "PREVIEWD_DURATION_MS": t.trackTimeMillis.map(String.init)]
+                "PREVIEWD_ARTWORK_URL": t.artworkUrl100,
+                // What plays is the preview (PreviewLength); the song's own length is beside it.
+                "PREVIEWD_DURATION_MS": String(PreviewLength.estimateMs(t)), "PREVIEWD_SONG_MS": t.trackTimeMillis.map(String.init)]
     }
 
     private func launch(_ kind: Kind, _ details: [String: String?]) {

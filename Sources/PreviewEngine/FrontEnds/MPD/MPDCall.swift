@@ -44,7 +44,8 @@ public final class MPDCall: @unchecked Sendable {   // confined to the engine lo
     /// Argument `i` as an integer in `range`.
     public func int(_ i: Int, in range: ClosedRange<Int> = Int.min...Int.max) throws(MPDError) -> Int {
         guard let text = argument(i), let n = Int(text) else { throw MPDError(.arg, "Integer expected: \((argument(i) ?? "").prefix(32))") }
-        guard range.contains(n) else { throw MPDError(.arg, "Number out of range: \(n)") }
+        guard n <= range.upperBound else { throw MPDError(.arg, "Number too large: \(n)") }
+        guard n >= range.lowerBound else { throw MPDError(.arg, "Number too small: \(n)") }
         return n
     }
 
@@ -71,8 +72,8 @@ public final class MPDCall: @unchecked Sendable {   // confined to the engine lo
         return Int((seconds * 1000).rounded())
     }
 
-    /// Adds `track`'s song fields with the client's tags.
-    public func addSong(_ track: Track, position: Int? = nil, id: Int? = nil, durationMs: Int? = nil) {
-        MPDSong.add(track, to: &response, tags: session.tags, position: position, id: id, durationMs: durationMs)
+    /// Adds `track`'s song fields with the client's tags (`previewMs`: its decoded preview's length).
+    public func addSong(_ track: Track, position: Int? = nil, id: Int? = nil, previewMs: Int? = nil) {
+        MPDSong.add(track, to: &response, tags: session.tags, position: position, id: id, previewMs: previewMs)
     }
 }

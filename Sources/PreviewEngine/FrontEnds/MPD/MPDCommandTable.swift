@@ -1,6 +1,6 @@
 /// Every command previewd answers, sorted by name, in one table: the dispatcher, `commands` and
 /// `notcommands` all read it, so what is advertised is what is served. Commands previewd cannot
-/// carry out (channels, stickers, partitions, mounts) are not in it and get MPD's `unknown command`.
+/// carry out (stickers, partitions, mounts) are not in it and get MPD's `unknown command`.
 public enum MPDCommandTable {
     /// The table, sorted by name.
     public static let all: [MPDCommand] = [
@@ -8,6 +8,7 @@ public enum MPDCommandTable {
         MPDCommand("addid", .add, 1, 2, MPDCommands.addid),
         MPDCommand("albumart", .read, 2, 2, MPDCommands.albumart),
         MPDCommand("binarylimit", .none, 1, 1, MPDCommands.binarylimit),
+        MPDCommand("channels", .read, 0, 0, MPDCommands.channels),
         MPDCommand("clear", .control, 0, 0, MPDCommands.clear),
         MPDCommand("clearerror", .control, 0, 0, MPDCommands.clearerror),
         MPDCommand("close", .none, 0, nil, MPDCommands.handledByProtocol),
@@ -31,7 +32,8 @@ public enum MPDCommandTable {
         MPDCommand("idle", .read, 0, nil, MPDCommands.handledByProtocol),
         MPDCommand("list", .read, 1, nil, MPDCommands.list),
         MPDCommand("listall", .read, 0, 1, MPDCommands.listall),
-        MPDCommand("listallinfo", .read, 0, 1, MPDCommands.listall),
+        MPDCommand("listallinfo", .read, 0, 1, MPDCommands.listallinfo),
+        MPDCommand("listfiles", .read, 0, 1, MPDCommands.listfiles),
         MPDCommand("listpartitions", .read, 0, 0, MPDCommands.listpartitions),
         MPDCommand("listplaylist", .read, 1, 2, MPDCommands.listplaylist),
         MPDCommand("listplaylistinfo", .read, 1, 2, MPDCommands.listplaylistinfo),
@@ -67,6 +69,7 @@ public enum MPDCommandTable {
         MPDCommand("prio", .control, 2, nil, MPDCommands.prio),
         MPDCommand("prioid", .control, 2, nil, MPDCommands.prioid),
         MPDCommand("random", .control, 1, 1, MPDCommands.random),
+        MPDCommand("readmessages", .read, 0, 0, MPDCommands.readmessages),
         MPDCommand("readpicture", .read, 2, 2, MPDCommands.readpicture),
         MPDCommand("rename", .control, 2, 2, MPDCommands.rename),
         MPDCommand("repeat", .control, 1, 1, MPDCommands.repeatMode),
@@ -80,16 +83,19 @@ public enum MPDCommandTable {
         MPDCommand("seek", .control, 2, 2, MPDCommands.seek),
         MPDCommand("seekcur", .control, 1, 1, MPDCommands.seekcur),
         MPDCommand("seekid", .control, 2, 2, MPDCommands.seekid),
+        MPDCommand("sendmessage", .control, 2, 2, MPDCommands.sendmessage),
         MPDCommand("setvol", .control, 1, 1, MPDCommands.setvol),
         MPDCommand("shuffle", .control, 0, 1, MPDCommands.shuffle),
         MPDCommand("single", .control, 1, 1, MPDCommands.single),
         MPDCommand("stats", .read, 0, 0, MPDCommands.stats),
         MPDCommand("status", .read, 0, 0, MPDCommands.status),
         MPDCommand("stop", .control, 0, 0, MPDCommands.stop),
+        MPDCommand("subscribe", .read, 1, 1, MPDCommands.subscribe),
         MPDCommand("swap", .control, 2, 2, MPDCommands.swap),
         MPDCommand("swapid", .control, 2, 2, MPDCommands.swapid),
         MPDCommand("tagtypes", .read, 0, nil, MPDCommands.tagtypes),
         MPDCommand("toggleoutput", .admin, 1, 1, MPDCommands.toggleoutput),
+        MPDCommand("unsubscribe", .read, 1, 1, MPDCommands.unsubscribe),
         MPDCommand("update", .control, 0, 1, MPDCommands.update),
         MPDCommand("urlhandlers", .read, 0, 0, MPDCommands.urlhandlers),
         MPDCommand("volume", .control, 1, 1, MPDCommands.volume),
@@ -102,9 +108,8 @@ public enum MPDCommandTable {
     public static func command(_ name: String, arguments count: Int, may: (MPDPermission) -> Bool) throws(MPDError) -> MPDCommand {
         guard let command = byName[name] else { throw MPDError(.unknown, "unknown command \"\(name.prefix(64))\"") }
         guard may(command.permission) else { throw MPDError(.permission, "you don't have permission for \"\(name)\"") }
-        guard count >= command.minArguments, count <= command.maxArguments ?? Int.max else {
-            throw MPDError(.arg, "wrong number of arguments for \"\(name)\"")
-        }
+        guard count >= command.minArguments else { throw MPDError(.arg, "too few arguments for \"\(name)\"") }
+        guard count <= command.maxArguments ?? Int.max else { throw MPDError(.arg, "too many arguments for \"\(name)\"") }
         return command
     }
 }

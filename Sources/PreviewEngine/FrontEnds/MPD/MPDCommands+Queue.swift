@@ -19,17 +19,28 @@ extension MPDCommands {
             throw MPDError(.arg, "Integer expected: \(text.prefix(32))")
         }
         if text.hasPrefix("+") || text.hasPrefix("-") {
-            guard let current = call.status().index else { throw MPDError(.arg, "No current song") }
+            guard let current = call.status().index else { throw MPDError(.playerSync, "No current song") }
             return .index(text.hasPrefix("+") ? current + 1 + n : max(0, current - n))
         }
         return .index(n)
     }
 
-    /// Inserts what `uri` names at `position`; the new items' ids.
+    /// Inserts what `uri` names at `position`; the new items' ids. A folder of the database
+    /// (the root too, as MPD adds its whole database) adds every song under it.
     static func insert(_ call: MPDCall, uri: String, position: String?) async throws(MPDError) -> [Int] {
         let at = try place(position, call)
+        let target: MPDSong.Target
+        do throws(MPDError) {
+            target = try MPDSong.target(uri)
+        } catch {
+            let database = await call.server.library.database()
+            guard database.directory(uri) != nil else { throw error }
+            let songs = database.songs(under: uri)
+            guard !songs.isEmpty else { return [] }
+            return try await add(.tracks(Array(songs.prefix(PlayQueue.maxCount))), at: at, call)
+        }
         let source: AddSource
-        switch try MPDSong.target(uri) {
+        switch target {
         case .track(let id): source = .trackIds([id])
         case .album(let id), .artist(let id):
             let found = try await lookup([id], call)
@@ -57,6 +68,15 @@ extension MPDCommands {
             throw MPDError(.noExist, "No such song: " + (report.notQueued.first?.reason ?? "nothing could be queued"))
         }
         return report.ids
+    }
+
+    /// True when the catalog has track `id` with a preview previewd plays (the track memory first,
+    /// else one lookup); nothing is queued.
+    static func isPlayable(_ id: Int, _ call: MPDCall) async throws(MPDError) -> Bool {
+        var enqueue = Enqueue(append: true, play: false, at: .end)
+        enqueue.queue = false
+        guard case .added(let report) = try await call.perform(.add(.trackIds([id]), enqueue)) else { return false }
+        return report.notQueued.isEmpty
     }
 
     /// The playable songs of catalog ids (an album's, an artist's, tracks), without queuing them.
@@ -93,7 +113,7 @@ extension MPDCommands {
     }
 
     static func deleteid(_ call: MPDCall) async throws(MPDError) {
-        _ = try await call.perform(.remove(.id(try call.int(0, in: 1...Int.max))))
+        _ = try await call.perform(.remove(.id(try queuedId(call, 0))))
     }
 
     /// `move FROM|START:END TO`: a range moves one song at a time, so that it starts at TO (mpc
@@ -101,7 +121,9 @@ extension MPDCommands {
     /// current song (myMPD's "play after current" sends `moveid ID +0`).
     static func move(_ call: MPDCall) async throws(MPDError) {
         let status = call.status()
-        let range = try MPDRange(call.argument(0) ?? "").range(count: status.queueLength)
+        let asked = try MPDRange(call.argument(0) ?? "")
+        guard asked.end != nil else { throw MPDError(.arg, "Open-ended range not supported") }
+        let range = try asked.range(count: status.queueLength)
         guard !range.isEmpty else { return }
         try await move(range, to: try destination(call.argument(1) ?? "", moving: range, status), call)
     }
@@ -225,7 +247,7 @@ extension MPDCommands {
     /// `plchanges VERSION [START:END]`: the songs added or moved since VERSION.
     static func plchanges(_ call: MPDCall) async throws(MPDError) {
         for change in try await changes(call) {
-            call.addSong(change.item.track, position: change.index, id: change.item.id)
+            call.addSong(change.item.track, position: change.index, id: change.item.id, previewMs: change.item.previewMs)
             if change.item.priority > 0 { call.response.add("Prio", change.item.priority) }
         }
     }
@@ -248,7 +270,7 @@ extension MPDCommands {
 
     private static func songOf(_ queue: QueueReport, _ i: Int, _ call: MPDCall) {
         let item = queue.items[i]
-        call.addSong(item.track, position: i, id: item.id)
+        call.addSong(item.track, position: i, id: item.id, previewMs: item.previewMs)
         if item.priority > 0 { call.response.add("Prio", item.priority) }
     }
 }

@@ -21,7 +21,7 @@ extension MPDCommands {
             r.add("songid", id)
         }
         if s.state == .playing || s.state == .paused || s.state == .loading {
-            let duration = s.durationMs ?? s.track?.trackTimeMillis
+            let duration = s.durationMs ?? s.track.map(PreviewLength.estimateMs)
             r.add("time", "\((s.positionMs + 500) / 1000):\(((duration ?? 0) + 500) / 1000)")
             r.add("elapsed", MPDResponse.seconds(ms: s.positionMs))
             if let duration { r.add("duration", MPDResponse.seconds(ms: duration)) }
@@ -35,6 +35,7 @@ extension MPDCommands {
             r.add("nextsong", index)
             r.add("nextsongid", id)
         }
+        if call.server.library.isRenewing { r.add("updating_db", call.server.updateJob) }
         if let error = s.error { r.add("error", error) }
         call.response.append(r)
     }
@@ -43,18 +44,22 @@ extension MPDCommands {
     static func currentsong(_ call: MPDCall) async throws(MPDError) {
         let s = call.status()
         guard let track = s.track, let index = s.index else { return }
-        call.addSong(track, position: index, id: s.id, durationMs: s.durationMs)
+        call.addSong(track, position: index, id: s.id, previewMs: s.durationMs)
     }
 
-    /// `stats`: previewd has no database; its uptime, 1 in the first second (a client that reads
-    /// 0 takes the server for Mopidy: Cantata).
+    /// `stats`, in MPD's order: its uptime (1 in the first second: a client that reads all zeros
+    /// takes the server for Mopidy, Cantata), the time it has played, and the database's artists,
+    /// albums, songs, what they play for (their previews) and when it was last renewed.
     static func stats(_ call: MPDCall) async throws(MPDError) {
         let uptime = max(1, Int((MonotonicClock.nanoseconds() - call.server.started) / 1_000_000_000))
-        for key in ["artists", "albums", "songs"] { call.response.add(key, 0) }
+        let database = await call.server.library.database()
         call.response.add("uptime", uptime)
-        call.response.add("playtime", 0)
-        call.response.add("db_playtime", 0)
-        call.response.add("db_update", 0)
+        call.response.add("playtime", call.server.secondsPlayed)
+        call.response.add("artists", database.count(of: .artist))
+        call.response.add("albums", database.count(of: .album))
+        call.response.add("songs", database.songs.count)
+        call.response.add("db_playtime", database.playtimeSeconds)
+        call.response.add("db_update", database.updated)
     }
 
     /// `getvol`.
@@ -83,14 +88,22 @@ extension MPDCommands {
     /// `clearerror`: the error in `status` and the failed items' marks are forgotten.
     static func clearerror(_ call: MPDCall) async throws(MPDError) { _ = try await call.perform(.clearError) }
 
-    /// `update [URI]`, `rescan [URI]`: the catalog is always current, so the job is done at once:
-    /// its number, then the `update` and `database` idle events, as MPD's at the end of a scan.
+    /// `update [URI]`, `rescan [URI]`: the database is made again from what previewd has met now
+    /// (no catalog call). As MPD's: the job's number, the `update` idle event as it starts and as
+    /// it ends (`status` says `updating_db` meanwhile), `database` when it changed (it moves
+    /// `db_update`).
     static func update(_ call: MPDCall) async throws(MPDError) {
         if let uri = call.argument(0), !uri.isEmpty, uri != "/", uri.hasPrefix("/") || uri.split(separator: "/").contains("..") {
             throw MPDError(.arg, "Malformed path")
         }
         call.server.updateJob = call.server.updateJob % Int(Int32.max) + 1
         call.response.add("updating_db", call.server.updateJob)
-        call.server.changed([.update, .database])
+        let server = call.server
+        let renewal = server.library.startRenewal()   // tells `database` itself when it changed
+        server.changed(.update)
+        Task(executorPreference: call.engine.loop) {
+            _ = await renewal.value
+            server.changed(.update)
+        }
     }
 }

@@ -14,7 +14,7 @@ public indirect enum MPDFilter: Equatable, Sendable {
         case tag(MPDTag)
         /// A tag MPD knows and previewd cannot fill: it matches nothing.
         case unfilled(String)
-        /// `base 'DIR'`: songs under a folder of the music directory (previewd has none: only the root).
+        /// `base 'DIR'`: songs filed under a folder of the database (a catalog answer's: the root only).
         case base
         /// `modified-since 'TIME'`, `added-since 'TIME'`: previewd's tracks have no file times, so nothing.
         case modifiedSince
@@ -80,13 +80,15 @@ public indirect enum MPDFilter: Equatable, Sendable {
         guard parser.atEnd else { throw MPDError(.arg, "Unparsed garbage after expression") }
     }
 
-    /// True when `track` (a queue item of `priority`) meets the filter; `foldCase` compares
-    /// without case (`search`).
-    public func matches(_ track: Track, priority: Int = 0, foldCase: Bool) -> Bool {
+    /// True when `track` (a queue item of `priority`, filed in the database's folder `folder`)
+    /// meets the filter; `foldCase` compares without case (`search`).
+    public func matches(_ track: Track, priority: Int = 0, folder: String? = nil, foldCase: Bool) -> Bool {
         switch self {
-        case .all(let parts): return parts.allSatisfy { $0.matches(track, priority: priority, foldCase: foldCase) }
-        case .not(let inner): return !inner.matches(track, priority: priority, foldCase: foldCase)
-        case .match(.base, _, let value): return value.isEmpty || value == "/" || MPDSong.uri(of: track).hasPrefix(value + "/")
+        case .all(let parts): return parts.allSatisfy { $0.matches(track, priority: priority, folder: folder, foldCase: foldCase) }
+        case .not(let inner): return !inner.matches(track, priority: priority, folder: folder, foldCase: foldCase)
+        case .match(.base, _, let value):
+            let base = MPDDatabase.normalized(value)
+            return base.isEmpty || folder.map { $0 == base || $0.hasPrefix(base + "/") } ?? false
         case .match(.modifiedSince, _, _), .match(.addedSince, _, _), .match(.audioFormat, _, _): return false
         case .match(.prio, _, let value): return priority >= Int(value) ?? Int.max
         case .match(let field, let op, let value):
@@ -94,7 +96,8 @@ public indirect enum MPDFilter: Equatable, Sendable {
             case .file: [MPDSong.uri(of: track)]
             case .tag(let tag): tag.value(of: track).map { [$0] } ?? []
             case .unfilled, .base, .modifiedSince, .addedSince, .audioFormat, .prio: []
-            case .any: [MPDSong.uri(of: track)] + MPDTag.allCases.compactMap { $0.value(of: track) }
+            // `Comment` is previewd's words (`full song …`), not the song's: `any` does not search them.
+            case .any: [MPDSong.uri(of: track)] + MPDTag.allCases.filter { $0 != .comment }.compactMap { $0.value(of: track) }
             }
             let wanted = foldCase ? value.lowercased() : value
             let found = values.contains { raw in
@@ -132,7 +135,7 @@ public indirect enum MPDFilter: Equatable, Sendable {
             return id
         }
         if !ids.isEmpty { return .lookup(ids) }
-        let terms = words.filter { if case .tag = $0.0 { true } else { $0.0 == .any } }
+        let terms = words.filter { if case .tag(let tag) = $0.0 { tag != .comment } else { $0.0 == .any } }
         guard !terms.isEmpty else { return .nothing }
         var field: CatalogField?
         if case .tag(let tag) = terms[0].0, terms.allSatisfy({ $0.0 == terms[0].0 }) { field = tag.catalogField }

@@ -10,11 +10,12 @@ public final class MPDFrontEnd: FrontEnd {
     private let plan: MPDListenPlan
     private let engine: EngineHandle
 
-    /// MPD's protocol where `plan` says, steering `engine`.
-    public init(plan: MPDListenPlan, engine: EngineHandle) {
+    /// MPD's protocol where `plan` says, steering `engine`; its database renews itself at most
+    /// once per `renewalInterval` seconds.
+    public init(plan: MPDListenPlan, engine: EngineHandle, renewalInterval: Double = 60) {
         self.plan = plan
         self.engine = engine
-        mpd = MPDProtocol(engine: engine, password: plan.password)
+        mpd = MPDProtocol(engine: engine, password: plan.password, renewalInterval: renewalInterval)
         server = LineServer(serving: mpd, loop: engine.loop, name: "MPD", log: engine.log)
     }
 

@@ -24,6 +24,11 @@ public final class MPDProtocol: LineProtocol, @unchecked Sendable {   // confine
     var updateJob = 0
     /// `mixrampdb` and `mixrampdelay`, as set by any client.
     var mixRamp = MPDMixRamp()
+    /// The database: what previewd has met, renewed as it changes.
+    private(set) lazy var library = MPDLibrary(engine: engine, interval: renewalInterval) { [unowned self] in self.changed(.database) }
+    private let renewalInterval: Double
+    /// Time spent playing, for `stats`.
+    private var playTime = MPDPlayTime()
     private let engine: EngineHandle
     private var sessions: [UInt64: MPDSession] = [:]
     private var observer: EventHub.Observer?
@@ -32,10 +37,13 @@ public final class MPDProtocol: LineProtocol, @unchecked Sendable {   // confine
 
     /// The protocol steering `engine`; `password` required of every client before more than
     /// `ping`, `password`, `close`, `commands` and `notcommands`.
-    public init(engine: EngineHandle, password: String?, rules: LineRules = MPDProtocol.defaultRules) {
+    /// The database renews itself at most once per `renewalInterval` seconds (MPD's clients reload
+    /// their whole library at each `database` event).
+    public init(engine: EngineHandle, password: String?, rules: LineRules = MPDProtocol.defaultRules, renewalInterval: Double = 60) {
         self.engine = engine
         self.password = password
         self.rules = rules
+        self.renewalInterval = renewalInterval
     }
 
     /// Hears the engine's events from now on (call on the loop).
@@ -44,6 +52,11 @@ public final class MPDProtocol: LineProtocol, @unchecked Sendable {   // confine
         observer = engine.events.addObserver { [unowned self] event in
             let changed = MPDSubsystems(event)
             if !changed.isEmpty { self.changed(changed) }
+            switch event {
+            case .library, .lists, .track: self.library.metChanged()   // searched, marked, heard
+            case .state(let state, _, _): self.playTime.state(state, now: MonotonicClock.nanoseconds())
+            default: break
+            }
         }
     }
 
@@ -53,6 +66,7 @@ public final class MPDProtocol: LineProtocol, @unchecked Sendable {   // confine
         if let observer { engine.events.removeObserver(observer) }
         observer = nil
         stopping = true
+        library.stop()
         for session in sessions.values where session.idleMask != nil {
             session.idleMask = nil
             guard let connection = session.connection else { continue }
@@ -120,7 +134,8 @@ public final class MPDProtocol: LineProtocol, @unchecked Sendable {   // confine
             session.list = MPDSession.CommandList(okEach: command.name == "command_list_ok_begin")
             connection.answer([])
         case "command_list_end":
-            connection.answer(MPDError(.notList, "not in command list mode").line(index: 0, command: command.name))
+            // Outside a list MPD does not know the word (its list builder takes it, not its table).
+            connection.answer(MPDError(.unknown, "unknown command \"command_list_end\"").line(index: 0, command: ""))
         case "idle":
             do throws(MPDError) {
                 session.idleMask = try MPDSubsystems(names: request.arguments)
@@ -154,11 +169,33 @@ public final class MPDProtocol: LineProtocol, @unchecked Sendable {   // confine
 
     /// `changed` happened: every client hears of it once, at once if it waits in idle for it.
     func changed(_ changed: MPDSubsystems) {
-        for session in sessions.values {
-            session.pending.formUnion(changed)
-            endIdle(session, force: false)
-        }
+        for session in sessions.values { self.changed(changed, for: session) }
     }
+
+    /// `changed` happened for `session` alone (a message waits for it).
+    func changed(_ changed: MPDSubsystems, for session: MPDSession) {
+        session.pending.formUnion(changed)
+        endIdle(session, force: false)
+    }
+
+    /// Every channel some client is subscribed to, sorted.
+    var channels: [String] {
+        Set(sessions.values.flatMap(\.mailbox.channels)).sorted()
+    }
+
+    /// Delivers `text` to every client subscribed to `channel`; false when none is.
+    func send(_ text: String, on channel: String) -> Bool {
+        var sent = false
+        for session in sessions.values {
+            guard case .delivered(let first) = session.mailbox.deliver(text, on: channel) else { continue }
+            sent = true
+            if first { changed(.message, for: session) }
+        }
+        return sent
+    }
+
+    /// Seconds previewd has played since it started.
+    var secondsPlayed: Int { playTime.seconds(now: MonotonicClock.nanoseconds()) }
 
     /// Answers a waiting idle with the changes it waits for, if there are any (or `force`: noidle).
     private func endIdle(_ session: MPDSession, force: Bool) {

@@ -82,7 +82,7 @@ public struct MPDRange: Equatable, Sendable {
     public init(_ text: String) throws(MPDError) {
         let parts = text.split(separator: ":", maxSplits: 1, omittingEmptySubsequences: false)
         // Positions are 32-bit in MPD (RangeArg): a larger one is refused before any arithmetic.
-        guard let start = UInt32(parts[0]).map(Int.init) else { throw MPDError(.arg, "Number expected: \(text.prefix(32))") }
+        guard let start = UInt32(parts[0]).map(Int.init) else { throw MPDError(.arg, "Integer or range expected: \(text.prefix(32))") }
         self.start = start
         if parts.count == 1 {
             end = start + 1

@@ -1,6 +1,7 @@
 /// What the MPD protocol keeps for one client: whether it gave the password, the changes it has
 /// not heard yet (each once), whether it waits in `idle` and for which subsystems, the command
-/// list it is sending, its `binarylimit` and its tags. Lives on the engine loop's thread.
+/// list it is sending, its `binarylimit`, its tags, its channels and messages. Lives on the engine
+/// loop's thread.
 public final class MPDSession: @unchecked Sendable {   // confined to the engine loop's thread
     /// A command list being received (`command_list_begin` … `command_list_end`).
     struct CommandList {
@@ -24,6 +25,8 @@ public final class MPDSession: @unchecked Sendable {   // confined to the engine
     public var binaryLimit = 8192
     /// The tags its songs carry (`tagtypes`).
     public var tags = Set(MPDTag.allCases)
+    /// Its channels and the messages waiting for it (`subscribe`, `readmessages`).
+    var mailbox = MPDMailbox()
 
     init(connection: LineConnection, authorized: Bool) {
         self.connection = connection

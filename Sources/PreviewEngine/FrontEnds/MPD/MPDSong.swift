@@ -1,7 +1,8 @@
 import PreviewCore
 
 /// A catalog track as an MPD song: `file: itunes:track:<trackId>`, the tags the client enabled,
-/// `Time` and `duration`, and, for a queue item, `Pos` and `Id` (the item's stable id).
+/// `Time` and `duration` (what plays: the preview, `PreviewLength`; the song's own length is the
+/// `Comment` tag), and, for a queue item, `Pos` and `Id` (the item's stable id).
 public enum MPDSong {
     /// The URI of a catalog track (`itunes:track:<trackId>`), or its preview URL when it has no id.
     public static func uri(of track: Track) -> String {
@@ -9,18 +10,17 @@ public enum MPDSong {
         return track.previewUrl ?? "itunes:unknown"
     }
 
-    /// Adds `track`'s fields to `response`: its tags among `tags`, its duration (`durationMs`
-    /// when known better than the catalog's), and its queue place when it has one.
+    /// Adds `track`'s fields to `response`: its tags among `tags`, its preview's length (`previewMs`
+    /// once decoded, else the estimate), and its queue place when it has one.
     public static func add(_ track: Track, to response: inout MPDResponse, tags: Set<MPDTag> = Set(MPDTag.allCases),
-                           position: Int? = nil, id: Int? = nil, durationMs: Int? = nil) {
+                           position: Int? = nil, id: Int? = nil, previewMs: Int? = nil) {
         response.add("file", uri(of: track))
         for tag in MPDTag.allCases where tags.contains(tag) {
             if let value = tag.value(of: track), !value.isEmpty { response.add(tag.rawValue, value) }
         }
-        if let ms = durationMs ?? track.trackTimeMillis {
-            response.add("Time", (ms + 500) / 1000)
-            response.add("duration", MPDResponse.seconds(ms: ms))
-        }
+        let ms = PreviewLength.ms(track, decodedMs: previewMs)
+        response.add("Time", (ms + 500) / 1000)
+        response.add("duration", MPDResponse.seconds(ms: ms))
         if let position { response.add("Pos", position) }
         if let id { response.add("Id", id) }
     }
@@ -37,6 +37,8 @@ public enum MPDSong {
     public static func target(_ uri: String) throws(MPDError) -> Target {
         let lower = uri.lowercased()
         if lower.hasPrefix("http://") || lower.hasPrefix("https://") { return .url(uri) }
+        // A local file: MPD lets only its local clients read one; previewd plays no file.
+        if lower.hasPrefix("file://") || uri.hasPrefix("/") { throw MPDError(.permission, "Access denied") }
         let parts = uri.split(separator: ":", omittingEmptySubsequences: false)
         if parts.count == 3, parts[0] == "itunes", let id = Int(parts[2]), id > 0 {
             switch parts[1] {
@@ -46,6 +48,6 @@ public enum MPDSong {
             default: break
             }
         }
-        throw MPDError(.noExist, "No such song: expected itunes:track:ID, itunes:album:ID, itunes:artist:ID or a preview URL")
+        throw MPDError(.noExist, "No such directory")
     }
 }

@@ -53,7 +53,7 @@ public struct MPDSubsystems: OptionSet, Sendable, Hashable {
         case .modes, .crossfade, .normalization: self = .options
         case .outputLost, .outputBack, .outputEnabled: self = .output
         case .lists: self = .storedPlaylist
-        case .loudness, .artwork, .position, .buffering: self = []
+        case .loudness, .artwork, .position, .buffering, .library: self = []
         }
     }
 

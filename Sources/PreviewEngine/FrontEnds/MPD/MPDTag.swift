@@ -10,6 +10,9 @@ public enum MPDTag: String, CaseIterable, Sendable, Hashable {
     case genre = "Genre"
     case date = "Date"
     case disc = "Disc"
+    /// The song's own length (`full song 3:07`), which a client may show beside the preview's
+    /// `Time`: MPD's `Comment` tag, the one free text Cantata, ncmpcpp (`%C`) and GMPC show.
+    case comment = "Comment"
 
     /// The tag named `name`, however it is capitalised (clients send `artist`, `Artist`, `ARTIST`).
     public init?(named name: String) {
@@ -39,6 +42,7 @@ public enum MPDTag: String, CaseIterable, Sendable, Hashable {
         case .genre: return track.primaryGenreName
         case .date: return track.releaseDate.map { String($0.prefix(10)) }
         case .disc: return track.discNumber.map(String.init)
+        case .comment: return track.trackTimeMillis.flatMap { $0 > 0 ? "full song \(DisplayText.clock($0))" : nil }
         }
     }
 
@@ -50,7 +54,7 @@ public enum MPDTag: String, CaseIterable, Sendable, Hashable {
         case .album: return .album
         case .title: return .song
         case .genre: return .genre
-        case .track, .date, .disc: return nil
+        case .track, .date, .disc, .comment: return nil
         }
     }
 }

@@ -468,7 +468,9 @@ function renderResults() {
     row.querySelector('.row-title').textContent = title;
     row.querySelector('.row-sub').textContent = [artist, text(track.collectionName)].filter(Boolean).join(' · ');
     row.querySelector('.row-facts').textContent =
-      [releaseDate(track.releaseDate), duration(track.trackTimeMillis), text(track.primaryGenreName)].filter(Boolean).join(' · ');
+      // The song's length, named so: what plays is its preview (the position bar's length).
+      [releaseDate(track.releaseDate), duration(track.trackTimeMillis) && `song ${duration(track.trackTimeMillis)}`,
+       text(track.primaryGenreName)].filter(Boolean).join(' · ');
     row.querySelector('.row-price').textContent = price(track);
     row.querySelector('.row-price').classList.toggle('unsold', price(track) === 'not for sale');
     const main = row.querySelector('.row-main');
