@@ -23,7 +23,7 @@ def mpv(repeats):
         ours = measure(Previewd, *rig.parts, repeats)
         plain = measure(PreviewdWithoutNormalization, *rig.parts, repeats)
         ref = measure(Mpv, *rig.parts, repeats)
-        network_rows = network_table(rig.bins, rig.clips, rig.catalog, rig.server, rig.sink, repeats)
+        network_rows = network_table(rig, repeats)
     lines = [f"Preview server waits {DELAY_MS} ms before each preview answer. Medians of {repeats} rounds.", "",
              "| measure | previewd | previewd, `--normalize off` | mpv | previewd / mpv |", "|---|---:|---:|---:|---:|"]
     for k in units():
@@ -138,20 +138,20 @@ def mpd(repeats):
                   "of the local files (MPD), and `play 0` in one command list; then `next`, `previous`, `pause 1`. Audible is "
                   "measured on the null sink's monitor as below.\n\n" + table + "\n", following=COMPARE)
 
-def in_netrig(bins, clips, catalog, server, sink, rtt, inner, repeats, env=(), netrig=()):
-    """Runs bench-compare `inner` (--network-inner, --probes-inner) inside the network rig at `rtt`;
-    returns the JSON line it printed last."""
+def in_netrig(rig, rtt, inner, repeats, env=(), netrig=()):
+    """Runs bench-compare `inner` (--network-inner, --probes-inner) inside the network rig at `rtt`, on
+    `rig`'s build, fixtures and null sink; returns the JSON line it printed last."""
     done = subprocess.run(["unshare", "-n", sys.executable, os.path.join(ROOT, "Tests/NetworkRig/netrig.py"),
-                           "--standin", os.path.join(bins, "itunes-standin"), "--catalog", catalog, "--previews", clips,
+                           "--standin", os.path.join(rig.bins, "itunes-standin"), "--catalog", rig.catalog, "--previews", rig.clips,
                            "--rtt-ms", str(rtt), "--first-byte-ms", str(FIRST_BYTE_MS), *netrig, "--",
                            sys.executable, FRONT, inner, str(repeats)],
-                          env=dict(os.environ, BENCH_BINS=bins, PULSE_SERVER=server, BENCH_SINK=sink, **dict(env)),
+                          env=dict(os.environ, BENCH_BINS=rig.bins, PULSE_SERVER=rig.server, BENCH_SINK=rig.sink, **dict(env)),
                           stdout=subprocess.PIPE, text=True, check=True)
     return json.loads(done.stdout.strip().splitlines()[-1])
 
-def network_table(bins, clips, catalog, server, sink, repeats):
+def network_table(rig, repeats):
     """Runs `rounds.network_inner` in the rig at each round-trip time; the table as Markdown."""
-    results = {rtt: in_netrig(bins, clips, catalog, server, sink, rtt, "--network-inner", repeats) for rtt in NETWORK_RTTS}
+    results = {rtt: in_netrig(rig, rtt, "--network-inner", repeats) for rtt in NETWORK_RTTS}
     lines = [f"TLS on both hosts, the CDN's first byte after {FIRST_BYTE_MS} ms. Medians of {repeats} rounds.", "",
              "| measure | " + " | ".join(f"RTT {r} ms: previewd | RTT {r} ms: mpv" for r in NETWORK_RTTS) + " |",
              "|---|" + "---:|" * (2 * len(NETWORK_RTTS))]
@@ -176,7 +176,7 @@ def network_table(bins, clips, catalog, server, sink, repeats):
 
 def network(repeats):
     with Rig(deps="mpv", standin=False) as rig:
-        table = network_table(rig.bins, rig.clips, rig.catalog, rig.server, rig.sink, repeats)
+        table = network_table(rig, repeats)
     print(table)
     write_network_doc(table, repeats)
 
@@ -197,7 +197,7 @@ PROBE_CASES = [("none", "no pre-connect (no --preview-host)"), ("ok", "probe ans
                ("activated close501", "socket-activated: the API's and the CDN's probes answered 501 + close"),
                ("activated none", "socket-activated, --keep-warm 0 (no pre-connect)")]
 
-def probes_table(bins, clips, catalog, server, sink, repeats):
+def probes_table(rig, repeats):
     """Runs `rounds.probes_inner` in the rig for each probe case at each round-trip time; the tables as Markdown."""
     results = {}
     for rtt in NETWORK_RTTS:
@@ -207,8 +207,7 @@ def probes_table(bins, clips, catalog, server, sink, repeats):
             if case == "none": env.update(BENCH_NO_PRECONNECT="1", BENCH_WITH_MPV="1")
             if case.startswith("activated "): env.update(BENCH_ACTIVATED="1")   # previewd probes both origins as it starts
             if case == "activated none": env.update(BENCH_PROBED_EXTRA="--keep-warm 0")
-            results[(rtt, case)] = in_netrig(bins, clips, catalog, server, sink, rtt, "--probes-inner", repeats, env,
-                                             ["--probe-answer", "ok" if answer == "none" else answer])
+            results[(rtt, case)] = in_netrig(rig, rtt, "--probes-inner", repeats, env, ["--probe-answer", "ok" if answer == "none" else answer])
     def f(v): return number(v, 0)
     lines = [f"TLS on both hosts, the CDN's first byte after {FIRST_BYTE_MS} ms; a fresh daemon per round, medians of {repeats}. "
              "Audible: the first 10 ms window of the tone (and, in brackets, the first 1 ms window at -50 dBFS).", "",
@@ -234,7 +233,7 @@ def probes_table(bins, clips, catalog, server, sink, repeats):
 
 def probes(repeats):
     with Rig(deps="mpv", standin=False) as rig:
-        table = probes_table(rig.bins, rig.clips, rig.catalog, rig.server, rig.sink, repeats)
+        table = probes_table(rig, repeats)
     print(table)
     write_section("\n## The pre-connect's probe, and a cold start's timeline (scripts/bench-compare probes)\n",
                   f"\nReproduce: `scripts/bench-compare probes {repeats}` (as root). The stand-in behind both hosts answers the pre-connect's "

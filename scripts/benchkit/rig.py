@@ -117,24 +117,14 @@ def make_fixtures():
                "-ac", "2", "-c:a", "aac", "-b:a", "256k", "-movflags", "+faststart", path)
     for hz in SHORT:
         shutil.copy(os.path.join(ROOT, f"Tests/Fixtures/previews/tone-{hz}.m4a"), os.path.join(FIXTURES, f"short-{hz}.m4a"))
-    results = []
-    for i in range(max(QUEUED)):   # the three long tones in turn
-        hz = TONES[i % 3]
-        results.append({"wrapperType": "track", "kind": "song", "trackId": 9000 + i, "artistName": "Bench",
-                        "collectionName": "Long Tones", "trackName": f"Long {hz} #{i}",
-                        "previewUrl": "{{BASE}}/previews/" + f"long-{hz}.m4a"})
-    for j, hz in enumerate(SECOND_SET):
-        results.append({"wrapperType": "track", "kind": "song", "trackId": 9800 + j, "artistName": "Bench",
-                        "collectionName": "Second Set", "trackName": f"Again {hz}",
-                        "previewUrl": "{{BASE}}/previews/" + f"long-{hz}.m4a?set=2"})
-    for i in range(TAP_SHOWN):   # the tap section's results: the long tones in turn, each at a URL of its own
-        hz = TONES[i % 3]
-        results.append({"wrapperType": "track", "kind": "song", "trackId": 9500 + i, "artistName": "Bench",
-                        "collectionName": "Tap Tones", "trackName": f"Tap {hz} #{i}",
-                        "previewUrl": "{{BASE}}/previews/" + f"long-{hz}.m4a?tap={i}"})
-    for j, hz in enumerate(SHORT):
-        results.append({"wrapperType": "track", "kind": "song", "trackId": 9900 + j, "artistName": "Bench",
-                        "collectionName": "Short Tones", "trackName": f"Short {hz}", "previewUrl": "{{BASE}}/previews/" + f"short-{hz}.m4a"})
+    def track(track_id, collection, name, preview):
+        return {"wrapperType": "track", "kind": "song", "trackId": track_id, "artistName": "Bench", "collectionName": collection,
+                "trackName": name, "previewUrl": "{{BASE}}/previews/" + preview}
+    # the three long tones in turn; the warm start's set at other URLs; the tap section's, each at a URL of its own
+    results = [track(9000 + i, "Long Tones", f"Long {TONES[i % 3]} #{i}", f"long-{TONES[i % 3]}.m4a") for i in range(max(QUEUED))]
+    results += [track(9800 + j, "Second Set", f"Again {hz}", f"long-{hz}.m4a?set=2") for j, hz in enumerate(SECOND_SET)]
+    results += [track(9500 + i, "Tap Tones", f"Tap {TONES[i % 3]} #{i}", f"long-{TONES[i % 3]}.m4a?tap={i}") for i in range(TAP_SHOWN)]
+    results += [track(9900 + j, "Short Tones", f"Short {hz}", f"short-{hz}.m4a") for j, hz in enumerate(SHORT)]
     catalog = os.path.join(FIXTURES, "bench-catalog.json")
     with open(catalog, "w") as f: json.dump({"resultCount": len(results), "results": results}, f)
     return catalog, FIXTURES

@@ -163,6 +163,15 @@ def rig_stats():
     """The network rig's counters (connections and requests per host)."""
     with open(os.environ["NETRIG_STATS"]) as f: return json.load(f)
 
+def mpv_given_url(rec, bins, server, sink, work):
+    """An idle mpv given the preview's URL (a new connection, as previewd's first search has): ms to audible."""
+    m = NetworkMpv(bins, None, server, sink, work)
+    time.sleep(1)
+    t = time.monotonic(); m.cmd("loadfile", os.environ["NETRIG_CDN"] + "/previews/long-440.m4a")
+    heard = latency(rec, t, lambda w: tone_of(w) == 440)
+    m.stop()
+    return heard
+
 def probes_inner(repeats):
     """Inside the rig, for one probe case: cold starts (fresh daemons) and mpv; one JSON line on stdout."""
     bins, server, sink = os.environ["BENCH_BINS"], os.environ["PULSE_SERVER"], os.environ["BENCH_SINK"]
@@ -188,12 +197,7 @@ def probes_inner(repeats):
         cdn, api = stats.get("cdn", {}), stats.get("api", {})
         rows["api requests"].append([dict(r, accepted=api["connections"][r["connection"]]) for r in api.get("requests", [])[api_before:]])
         rows["cdn connections"].append([dict(c, number=i) for i, c in enumerate(cdn.get("connections", [])) if i >= before])
-        if os.environ.get("BENCH_WITH_MPV"):
-            m = NetworkMpv(bins, None, server, sink, work)
-            time.sleep(1)
-            t = time.monotonic(); m.cmd("loadfile", os.environ["NETRIG_CDN"] + "/previews/long-440.m4a")
-            rows["mpv"].append(latency(rec, t, lambda w: tone_of(w) == 440))
-            m.stop()
+        if os.environ.get("BENCH_WITH_MPV"): rows["mpv"].append(mpv_given_url(rec, bins, server, sink, work))
         rec.stop()
     print("probes raw: " + json.dumps(rows), file=sys.stderr)
     steps = {}
@@ -232,12 +236,7 @@ def network_inner(repeats):
         p.cmd("stop"); time.sleep(1)
         rows["wake-ups stopped"].append(window(p.proc.pid)[1])
         p.stop()
-        # mpv, idle and given the preview's URL: a new connection, as previewd's first search has.
-        m = NetworkMpv(bins, None, server, sink, work)
-        time.sleep(1)
-        t = time.monotonic(); m.cmd("loadfile", os.environ["NETRIG_CDN"] + "/previews/long-440.m4a")
-        rows["mpv"].append(latency(rec, t, lambda w: tone_of(w) == 440))
-        m.stop()
+        rows["mpv"].append(mpv_given_url(rec, bins, server, sink, work))
         rec.stop()
     print("network raw: " + json.dumps(rows), file=sys.stderr)
     print(json.dumps(medians(rows)))
