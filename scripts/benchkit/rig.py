@@ -130,16 +130,16 @@ def make_fixtures():
     return catalog, FIXTURES
 
 class Rig:
-    """One bench's rig, set up by `with Rig(...) as rig:` and taken down when the block ends: Debian's
-    packages (`deps`, as install_deps takes them: "" installs the rig's, None skips the step), the
-    release build (`bins`), a work folder (`work`), the fixtures (`catalog`, `clips`), a private
-    PulseAudio whose null sink is kept rendering (`server`, `sink`) and, unless `standin` is False,
-    the stand-in (`api`) waiting `delay_ms` before each preview answer (None: no wait)."""
+    """One bench's rig, set up by `with Rig(...) as rig:` (or `start`) and taken down when the block
+    ends (or by `stop`): Debian's packages (`deps`, as install_deps takes them: "" installs the rig's,
+    None skips the step), the release build (`bins`), a work folder (`work`), the fixtures (`catalog`,
+    `clips`), a private PulseAudio whose null sink is kept rendering (`server`, `sink`) and, unless
+    `standin` is False, the stand-in (`api`) waiting `delay_ms` before each preview answer (None: no wait)."""
     def __init__(self, deps=None, prefix="previewd-bench-", standin=True, delay_ms=DELAY_MS):
         self.deps, self.prefix, self.with_standin, self.delay_ms = deps, prefix, standin, delay_ms
         self.pulse = self.standin = self.work = None
         self.api = None
-    def __enter__(self):
+    def start(self):
         if self.deps is not None: common(ROOT, f"install_deps {self.deps}".strip())
         self.bins = build_release(ROOT)
         self.work = tempfile.mkdtemp(prefix=self.prefix)
@@ -153,13 +153,16 @@ class Rig:
                 self.standin = StandIn(self.bins, self.catalog, self.clips, *delay)
                 self.api = self.standin.api
         except BaseException:
-            self.__exit__(None, None, None)
+            self.stop()
             raise
         return self
-    def __exit__(self, *_):
+    def stop(self):
         if self.standin: self.standin.stop()
         if self.pulse: self.pulse.stop()
+        self.standin = self.pulse = None
         shutil.rmtree(self.work, ignore_errors=True)
+    def __enter__(self): return self.start()
+    def __exit__(self, *_): self.stop()
     @property
     def parts(self):
         """What a player is started with: (bins, api, server, sink, work)."""
