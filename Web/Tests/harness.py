@@ -1,7 +1,8 @@
-"""Real processes for previewd-web's tests, each thing written once: the release binaries, free ports,
-bounded waits, a child process with its log kept for failure messages, a private PulseAudio with a null
-sink, the iTunes stand-in, previewd (`Stack`) and previewd-web (`Web`); and a raw WebSocket client
-(stdlib only), so a test can send exactly the headers a hostile page or a rebinding attack would.
+"""Real processes for previewd-web's tests, each thing written once: the release binaries, bounded
+waits, a child process with its log kept for failure messages, a private PulseAudio with a null sink,
+the iTunes stand-in, previewd (`Stack`) and previewd-web (`Web`); and a raw WebSocket client (stdlib
+only), so a test can send exactly the headers a hostile page or a rebinding attack would. Free ports
+and PulseAudio's command line are scripts/benchkit's (the one definition for the Python scripts).
 browser_rig.py builds the browser tests' rig on these."""
 
 import base64
@@ -15,6 +16,7 @@ import socket
 import ssl
 import struct
 import subprocess
+import sys
 import tempfile
 import time
 from pathlib import Path
@@ -22,6 +24,8 @@ from pathlib import Path
 HERE = os.path.dirname(os.path.abspath(__file__))
 WEB = os.path.dirname(HERE)
 ROOT = os.path.dirname(WEB)
+sys.path.append(os.path.join(ROOT, "scripts"))
+from benchkit.rig import free_port, pulse_command  # noqa: E402 (found through the line above)
 FIXTURES = Path(ROOT) / "Tests" / "Fixtures"
 TIMEOUT = 20.0  # a bound on every wait, so a broken build fails instead of hanging
 
@@ -37,12 +41,6 @@ def bin_dir(folder, variable):
     out = subprocess.run(["swift", "build", "-c", "release", "--static-swift-stdlib", "--show-bin-path"],
                          cwd=folder, stdout=subprocess.PIPE, text=True, check=True)
     return out.stdout.strip().splitlines()[-1]
-
-
-def free_port(host="127.0.0.1"):
-    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
-        s.bind((host, 0))
-        return s.getsockname()[1]
 
 
 def wait_until(predicate, what, process=None):
@@ -103,14 +101,8 @@ class Pulse(Process):
         self.socket = self.folder / "native"
         self.server = f"unix:{self.socket}"
         self.sink = "previewd_web_null"
-        env = dict(os.environ, HOME=str(self.folder), XDG_RUNTIME_DIR=str(self.folder), XDG_CONFIG_HOME=str(self.folder))
-        env.pop("PULSE_SERVER", None)
-        super().__init__(
-            ["pulseaudio", "-n", "--daemonize=no", "--exit-idle-time=-1", "--use-pid-file=no", "--disable-shm=yes",
-             f"--log-target=file:{self.folder}/pulse.log",
-             "-L", f"module-null-sink sink_name={self.sink} rate=48000 channels=2 sink_properties=device.description=previewd-web-null",
-             "-L", f"module-native-protocol-unix auth-anonymous=1 socket={self.socket}"],
-            self.folder, "pulseaudio", env=env)
+        argv, env = pulse_command(str(self.folder), self.sink, log=f"{self.folder}/pulse.log")
+        super().__init__(argv, self.folder, "pulseaudio", env=env)
         wait_until(lambda: self.socket.exists() and subprocess.run(["pactl", "--server", self.server, "info"],
                                                                    capture_output=True).returncode == 0,
                    "PulseAudio answering", self)
