@@ -41,7 +41,7 @@ let benchmarks: @Sendable () -> Void = {
         let bytes = clipBytes()
         benchmark.startMeasurement()
         for _ in benchmark.scaledIterations {
-            let pipeline = try DecodePipeline(source: bytes, format: .engine)
+            let pipeline = try DecodePipeline(source: bytes, format: .preferred)
             blackHole(try pipeline.next())
         }
     }
@@ -52,7 +52,7 @@ let benchmarks: @Sendable () -> Void = {
         let bytes = clipBytes()
         benchmark.startMeasurement()
         for _ in benchmark.scaledIterations {
-            let pipeline = try DecodePipeline(source: bytes, format: .engine)
+            let pipeline = try DecodePipeline(source: bytes, format: .preferred)
             while let chunk = try pipeline.next() { blackHole(chunk.frames) }
         }
     }
@@ -65,7 +65,7 @@ let benchmarks: @Sendable () -> Void = {
         let bytes = clipBytes()
         benchmark.startMeasurement()
         for _ in benchmark.scaledIterations {
-            blackHole(try LoudnessScan.whole(bytes, format: .engine, cancellation: CancellationFlag()))
+            blackHole(try LoudnessScan.whole(bytes, format: .preferred, cancellation: CancellationFlag()))
         }
     }
 
@@ -76,7 +76,7 @@ let benchmarks: @Sendable () -> Void = {
         let bytes = clipBytes()
         benchmark.startMeasurement()
         for _ in benchmark.scaledIterations {
-            blackHole(LoudnessScan.estimate(bytes, format: .engine))
+            blackHole(LoudnessScan.estimate(bytes, format: .preferred))
         }
     }
 
@@ -85,7 +85,7 @@ let benchmarks: @Sendable () -> Void = {
               configuration: .init(metrics: [.mallocCountTotal], maxIterations: 20, thresholds: tolerances)) { benchmark in
         let bytes = clipBytes()
         for _ in benchmark.scaledIterations {
-            let pipeline = try DecodePipeline(source: bytes, format: .engine)
+            let pipeline = try DecodePipeline(source: bytes, format: .preferred)
             for _ in 0..<100 { blackHole(try pipeline.next()?.frames) }
             benchmark.startMeasurement()
             var frames = 0

@@ -29,7 +29,7 @@ var frames = 0
 var firstMs: [Double] = []
 for _ in 0..<times {
     let opened = Date()
-    let pipeline = try DecodePipeline(source: bytes, format: .engine)
+    let pipeline = try DecodePipeline(source: bytes, format: .preferred)
     var first = true
     while let chunk = try pipeline.next() {
         if first { firstMs.append(Date().timeIntervalSince(opened) * 1000); first = false }
