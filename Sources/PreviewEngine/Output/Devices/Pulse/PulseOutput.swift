@@ -175,7 +175,6 @@ public final class PulseOutput: AudioOutput {
             flushLocked(stream)
         }
         let afterFlush = flushed
-        flushed = false
         var remaining = bytes
         if afterFlush, let attr = pa_stream_get_buffer_attr(stream) { remaining = max(bytes, Int(attr.pointee.tlength)) }
         var wrote = false
@@ -195,6 +194,7 @@ public final class PulseOutput: AudioOutput {
             guard got == wanted else { break }
         }
         if afterFlush, wrote, readyStream != nil { complete(pa_stream_trigger(stream, nil, nil)) }
+        flushed = afterFlush && !wrote   // nothing yet (a skip to a track still decoding): the first write does it
     }
 
     // MARK: Locking
