@@ -45,6 +45,8 @@ extension Player {
             case .fetchArtwork(let urls): learned += fetchArtwork(urls)
             case .fetchNextPage: fetchNextPage()
             case .logFailure(let line): log(.warning, line)
+            case .armRetry(let timer, let ms): armRetry(timer, afterMs: ms)
+            case .disarmRetry(let timer): disarmRetry(timer)
             case .notify(let event): hub?.publish(event)
             }
             if case .notify(.state) = effect { updatePositionTicks() }

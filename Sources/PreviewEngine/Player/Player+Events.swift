@@ -35,6 +35,10 @@ extension Player {
             MemoryTrim.afterRelease()
             run(core.handle(.finished(id, ms: ms(frames))))
         case .failed(.cancelled, _): break
+        case .failed(.fetch(.unreachable(let trouble)), 0):
+            // Transient: tried again on the hold's timer; the listener sees "waiting for the network".
+            log(.info, "\(slotName(id)): \(trouble.sentence); trying again")
+            run(core.handle(.unreachable(id, trouble)))
         case .failed(let error, let framesBefore):
             if framesBefore > 0, core.current?.id == id { log(.warning, "track stopped early: \(error.message)") }
             run(core.handle(.failed(id, error.message, afterMs: framesBefore > 0 ? max(1, ms(framesBefore)) : 0)))
