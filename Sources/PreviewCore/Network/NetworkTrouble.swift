@@ -41,6 +41,9 @@ public struct NetworkTrouble: Codable, Equatable, Sendable {
     /// No host previewd tried answers.
     public var isOutage: Bool { !othersAnswer }
 
-    /// "the preview server (HOST) does not answer (connection refused)".
-    public var sentence: String { "\(service.name) (\(host)) does not answer (\(cause))" }
+    /// "the preview server (HOST) does not answer (connection refused)", or for a host that
+    /// answers with an error status, "the preview server (HOST) answers HTTP 503".
+    public var sentence: String {
+        cause.hasPrefix("HTTP ") ? "\(service.name) (\(host)) answers \(cause)" : "\(service.name) (\(host)) does not answer (\(cause))"
+    }
 }

@@ -168,11 +168,14 @@ public struct NetworkHold: Equatable, Sendable {
         return actions
     }
 
-    /// Playback is at `item` now (nil: nowhere, stopped): a wait for another track is over.
+    /// Playback is at `item` now (nil: nowhere, stopped): a wait for another track is over, and
+    /// `item`'s prefetch backoff too (it is loaded as the current track, at once).
     public mutating func moved(to item: Int?) -> [Action] {
-        guard let wait = waiting, wait.item != item else { return [] }
+        var actions = item.map { forgetBackoff($0) } ?? []
+        guard let wait = waiting, wait.item != item else { return actions }
         waiting = nil
-        return wait.armed ? [.disarm(.waiting)] : []
+        if wait.armed { actions.append(.disarm(.waiting)) }
+        return actions
     }
 
     /// Forgets the backoffs of items not in `queued` (removed from the queue).

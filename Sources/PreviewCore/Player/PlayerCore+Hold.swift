@@ -56,6 +56,7 @@ extension PlayerCore {
     private mutating func retryCurrent(_ item: Int, into effects: inout [Effect]) {
         guard let failed = current, failed.item == item, failed.phase == .failed,
               let url = queue[id: item]?.track.fetchablePreviewURL else { return }
+        window.dropDownload(url, into: &effects)
         let slot = open(item, url: url, startMs: failed.startMs, replacing: failed, into: &effects)
         playhead.load(slot, on: transport)
         effects.append(.cancelSlot(failed.id))
