@@ -42,7 +42,7 @@ final class OutageEndToEndTests: DaemonTestCase {
         XCTAssertTrue(mpdStatus.contains("error: " + waiting.message), "\(mpdStatus)")
         XCTAssertEqual(try daemon.ctl("retry").status, 0, "retry tries now, and the wait goes on")
 
-        // The wait's timer tries again (0.5, 1, 2, 2… s apart): wait for a few tries, not a time.
+        // The wait's timer tries again (0.5, 1, 1.5, 1.5… s apart): wait for a few tries, not a time.
         try waitForStatus(timeout: 20, "the hold keeps trying") { ($0.waiting?.tries ?? 0) >= 6 }
         let silent = recorder.sampleCount
         XCTAssertTrue(try queue().items.allSatisfy { $0.failure == nil }, "still no track marked failed")

@@ -17,7 +17,7 @@ final class NetworkHoldTests: XCTestCase {
             XCTAssertEqual(hold.fired(.waiting), [.retry(item: 7)], "the timer is the only wake-up: it asks for one try")
             return actions
         }
-        XCTAssertEqual(delays, [500, 1000, 2000, 2000, 2000, 2000, 2000, 2000].map { [.arm(.waiting, afterMs: $0)] },
+        XCTAssertEqual(delays, [500, 1000, 1500, 1500, 1500, 1500, 1500, 1500].map { [.arm(.waiting, afterMs: $0)] },
                        "never given up, never more than 2 s apart")
         XCTAssertEqual(hold.waiting?.sinceUnixMs, 1_000, "since the first failure")
         XCTAssertEqual(hold.waiting?.failures, 8)
@@ -28,9 +28,9 @@ final class NetworkHoldTests: XCTestCase {
         var hold = NetworkHold()
         XCTAssertEqual(hold.currentFailed(3, Self.oneHost, listening: true), [.arm(.waiting, afterMs: 500)])
         XCTAssertEqual(hold.currentFailed(3, Self.oneHost, listening: true), [.arm(.waiting, afterMs: 1000)])
-        XCTAssertEqual(hold.currentFailed(3, Self.oneHost, listening: true), [.arm(.waiting, afterMs: 2000)])
+        XCTAssertEqual(hold.currentFailed(3, Self.oneHost, listening: true), [.arm(.waiting, afterMs: 1500)])
         XCTAssertEqual(hold.currentFailed(3, Self.oneHost, listening: true), [.disarm(.waiting), .giveUp(item: 3, Self.oneHost)],
-                       "the first try and \(RetrySchedule.hostRetries) more, over 3.5 s")
+                       "the first try and \(RetrySchedule.hostRetries) more, over 3 s")
         XCTAssertNil(hold.waiting)
     }
 

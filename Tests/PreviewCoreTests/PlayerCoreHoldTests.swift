@@ -63,7 +63,7 @@ final class PlayerCoreHoldTests: XCTestCase {
         XCTAssertEqual(NetworkWaitReport(core.hold.waiting!, index: 1, waitedMs: 12_400).line,
                        "waiting for the network: the preview server (example.com:443) does not answer since 0:12 (connection refused)")
 
-        for delay in [1_000, 2_000, 2_000] {
+        for delay in [1_000, 1_500, 1_500] {
             let retry = core.handle(.retryDue(.waiting))
             XCTAssertEqual(Self.starts(retry), [2], "the timer tries again")
             XCTAssertTrue(retry.contains(.startDownload(url: Self.url(1), trackId: 1)), "the download anew")
