@@ -79,7 +79,7 @@ extension Player {
         let track = core.queue[id: spec.item]?.track
         let label = track?.trackId.map { "track \($0)" } ?? "queue item \(position)"
         if depthMs == nil {
-            log(.info, "loading \(position) at \(spec.startMs) ms: \(TerminalText.sanitized(track?.displayName ?? label))")
+            log(.info, "loading \(core.trackName(spec.item)) at \(spec.startMs) ms: \(TerminalText.sanitized(track?.displayName ?? label))")
         }
         slots[spec.id] = PreviewSlot(id: spec.id, startMs: spec.startMs, download: download, policy: policy, format: sequencer.format,
                                      label: label, depthMs: depthMs, crossfadeMs: core.crossfadeSeconds * 1000) { [self] id, event in

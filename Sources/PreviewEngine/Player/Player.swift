@@ -142,6 +142,9 @@ public actor Player {
         switch error {
         case let error as ControlError:
             return error
+        case CatalogError.stopping:   // the answer says so; nothing for the log to warn of
+            log(.info, "catalog: \(CatalogError.stopping.message)")
+            return CatalogError.stopping.controlError
         case let error as CatalogError:
             log(.warning, "catalog: \(error.message)")
             publishError(error.message)
