@@ -64,12 +64,8 @@ final class LogEndToEndTests: DaemonTestCase {
     /// nothing at warning or error (but the allow-list).
     func testAnEverydaySessionLogsNothingAtWarningOrAbove() throws {
         let server = try PulseServer()
-        try server.start()
         defer { server.stop() }
-        var environment = ProcessInfo.processInfo.environment
-        environment["PULSE_SERVER"] = server.address
-        recorder = try MonitorRecorder(sink: server.sinkName, server: server.address)
-        daemon = try DaemonProcess(arguments: ["--api-base", standIn.baseURL, "--sink", server.sinkName], environment: environment)
+        try startOnPrivateServer(server)
 
         var mark = recorder.sampleCount
         XCTAssertEqual(try daemon.ctl("search", "sine waves").status, 0)           // a search
