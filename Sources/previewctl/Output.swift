@@ -285,8 +285,8 @@ enum Output {
             return "modes   repeat \(text("repeat")), shuffle \(e["shuffle"]?.boolValue == true ? "on" : "off"), "
                 + "single \(text("single")), consume \(e["consume"]?.boolValue == true ? "on" : "off")"
         case "crossfade": return "crossfade \(int("seconds") ?? 0) s"
-        case "artwork": return "artwork [\(int("index") ?? 0)] " + text("path")
-        case "seeked": return "seeked  [\(int("index") ?? 0)] to \(DisplayText.clock(int("positionMs")))"
+        case "artwork": return "artwork [\((int("index") ?? 0) + 1)] " + text("path")
+        case "seeked": return "seeked  [\((int("index") ?? 0) + 1)] to \(DisplayText.clock(int("positionMs")))"
         case "normalization": return "normalize \(text("mode"))"
         case "lists": return "lists   a saved list changed"
         case "waiting":
@@ -296,7 +296,7 @@ enum Output {
         case "position": return "position \(DisplayText.clock(int("positionMs"))) / \(DisplayText.clock(int("durationMs")))"
         case "loudness":
             let report = e["loudness"].flatMap { try? $0.decode(as: LoudnessReport.self) }
-            return "loudness [\(int("index") ?? 0)] " + (report.flatMap(loudness) ?? "?")
+            return "loudness [\((int("index") ?? 0) + 1)] " + (report.flatMap(loudness) ?? "?")
         default: return json(e)
         }
     }

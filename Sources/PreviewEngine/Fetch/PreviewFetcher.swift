@@ -227,9 +227,10 @@ final class PreviewTransfer: HTTPResponseHandler, @unchecked Sendable {   // att
             bytes.fail(.transport(why))
             return
         }
-        if let cause = failure?.transientCause, !answered {
-            // No answer at all: not a drop to resume but a host (or a network) away. The player's
-            // schedule tries again (`RetrySchedule`), so nothing here retries and nothing wakes.
+        if let cause = failure?.transientCause, !answered, bytes.receivedCount == 0 {
+            // No answer to the first request: not a drop to resume but a host (or the network)
+            // away. The player's schedule tries again (`RetrySchedule`): nothing here retries or wakes.
+            // (A drop mid-body is resumed below, a blip bridged with no audible gap.)
             bytes.fail(.unreachable(trouble(cause)))
             return
         }
