@@ -17,6 +17,7 @@ enum ExitStatus {
         case .httpStatus?: return 8
         case .rateLimited?: return 9
         case .invalidData?: return 10
+        case .stopping?: return noDaemon
         default: return 1
         }
     }
@@ -24,7 +25,7 @@ enum ExitStatus {
     /// The table printed by `previewctl --help`.
     static let help = """
         Exit status: 0 done; 1 previewd refused the command (the message says why); 2 bad usage; \
-        3 previewd is not running or not reachable; 4 previewd's answer was broken; 5 nothing found \
+        3 previewd is not running or not reachable (or is stopping: a search cut short); 4 previewd's answer was broken; 5 nothing found \
         (or nothing playable); 6 the iTunes API is unreachable (offline); 7 it timed out; 8 it answered \
         an HTTP error; 9 rate limited; 10 it answered something that is not its JSON.
         """

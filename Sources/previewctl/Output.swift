@@ -61,7 +61,11 @@ enum Output {
         if s.buffering { modes.append("buffering…") }
         lines.append("  " + modes.joined(separator: " · "))
         if let l = s.loudness.flatMap(loudness) { lines.append("  loudness " + l) }
-        if let e = s.error { lines.append("  error: " + TerminalText.sanitized(e)) }
+        if let w = s.waiting {
+            lines.append("  " + TerminalText.sanitized(w.line))
+        } else if let e = s.error {
+            lines.append("  error: " + TerminalText.sanitized(e))
+        }
         if s.output != "ok" { lines.append("  output: " + TerminalText.sanitized(s.output)) }
         return lines.joined(separator: "\n")
     }
@@ -269,10 +273,10 @@ enum Output {
         let text = { (key: String) in TerminalText.sanitized(e[key]?.stringValue ?? "") }
         let int = { (key: String) in e[key]?.intValue }
         switch text("event") {
-        case "state": return "state   \(text("state"))" + (int("index").map { " [\($0)]" } ?? "")
+        case "state": return "state   \(text("state"))" + (int("index").map { " [\($0 + 1)]" } ?? "")
         case "track":
             let t = e["track"].flatMap { try? $0.decode(as: Track.self) }
-            return "track   [\(int("index") ?? 0)] " + TerminalText.sanitized(t?.displayName ?? "?")
+            return "track   [\((int("index") ?? 0) + 1)] " + TerminalText.sanitized(t?.displayName ?? "?")
         case "queue": return "queue   \(int("length") ?? 0) items"
         case "error": return "error   " + text("message")
         case "output": return "output  " + text("state") + (e["reason"] != nil ? " (\(text("reason")))" : "")
@@ -281,15 +285,18 @@ enum Output {
             return "modes   repeat \(text("repeat")), shuffle \(e["shuffle"]?.boolValue == true ? "on" : "off"), "
                 + "single \(text("single")), consume \(e["consume"]?.boolValue == true ? "on" : "off")"
         case "crossfade": return "crossfade \(int("seconds") ?? 0) s"
-        case "artwork": return "artwork [\(int("index") ?? 0)] " + text("path")
-        case "seeked": return "seeked  [\(int("index") ?? 0)] to \(DisplayText.clock(int("positionMs")))"
+        case "artwork": return "artwork [\((int("index") ?? 0) + 1)] " + text("path")
+        case "seeked": return "seeked  [\((int("index") ?? 0) + 1)] to \(DisplayText.clock(int("positionMs")))"
         case "normalization": return "normalize \(text("mode"))"
         case "lists": return "lists   a saved list changed"
+        case "waiting":
+            guard let w = e["waiting"].flatMap({ try? $0.decode(as: NetworkWaitReport.self) }) else { return "waiting over: the network answers" }
+            return "waiting [\(w.index + 1)] " + TerminalText.sanitized(w.message)
         case "buffering": return e["buffering"]?.boolValue == true ? "buffering (the network is slow)" : "buffering over"
         case "position": return "position \(DisplayText.clock(int("positionMs"))) / \(DisplayText.clock(int("durationMs")))"
         case "loudness":
             let report = e["loudness"].flatMap { try? $0.decode(as: LoudnessReport.self) }
-            return "loudness [\(int("index") ?? 0)] " + (report.flatMap(loudness) ?? "?")
+            return "loudness [\((int("index") ?? 0) + 1)] " + (report.flatMap(loudness) ?? "?")
         default: return json(e)
         }
     }

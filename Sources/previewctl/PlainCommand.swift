@@ -3,7 +3,7 @@ import PreviewCore
 /// The commands that take no arguments: what each sends and how its answer is shown. Both their
 /// ArgumentParser subcommands and the fast path (`QuickPath`) read this table, so they cannot differ.
 enum PlainCommand: String, CaseIterable {
-    case status, queue, next, prev, pause, resume, toggle, stop, clear, share, memory
+    case status, queue, next, prev, pause, resume, toggle, stop, clear, share, memory, retry
 
     /// The request sent to previewd.
     var request: ControlCommand {
@@ -19,6 +19,7 @@ enum PlainCommand: String, CaseIterable {
         case .clear: return .clear
         case .share: return .share
         case .memory: return .memory
+        case .retry: return .clearError
         }
     }
 

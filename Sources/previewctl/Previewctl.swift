@@ -25,7 +25,7 @@ struct Previewctl: ParsableCommand {
             """,
         version: PreviewVersion.string,
         subcommands: [Search.self, Lookup.self, Top.self, More.self, Add.self,
-                      Play.self, Pause.self, Resume.self, Toggle.self, Stop.self, Next.self, Prev.self, Seek.self,
+                      Play.self, Pause.self, Resume.self, Toggle.self, Stop.self, Next.self, Prev.self, Retry.self, Seek.self,
                       Volume.self, Mute.self, OutputEnable.self, Normalize.self, Repeat.self, Shuffle.self, Single.self, Consume.self, Crossfade.self,
                       Status.self, Queue.self, Info.self, Cover.self, Save.self, Load.self, Lists.self, Forget.self, Mark.self, Unmark.self, History.self, Export.self, Share.self, Memory.self, Visible.self, Open.self, Watch.self, PlayerView.self, Clear.self, Remove.self, Move.self])
 

@@ -54,6 +54,42 @@ final class LogEndToEndTests: DaemonTestCase {
         daemon = nil
     }
 
+    /// Lines at warning or above that an everyday session may show, each with what it asks of the
+    /// user. Empty: an everyday session asks nothing of anyone.
+    static let everydayAllowList: [(line: String, action: String)] = []
+
+    /// An everyday session: a search, taps, skips, search-as-you-type (the web remote's looks without
+    /// queueing, each replacing the last answer and the heads fetched for it), and the sound server
+    /// restarted under a playing track. Nothing of it is the user's to act on, so the log says
+    /// nothing at warning or error (but the allow-list).
+    func testAnEverydaySessionLogsNothingAtWarningOrAbove() throws {
+        let server = try PulseServer()
+        defer { server.stop() }
+        try startOnPrivateServer(server)
+
+        var mark = recorder.sampleCount
+        XCTAssertEqual(try daemon.ctl("search", "sine waves").status, 0)           // a search
+        expectTone(440, after: mark, "the search's first track")
+        mark = recorder.sampleCount
+        XCTAssertEqual(try daemon.ctl("play", "2").status, 0)                      // a tap
+        expectTone(880, after: mark, "the tapped track")
+        mark = recorder.sampleCount
+        XCTAssertEqual(try daemon.ctl("next").status, 0)                           // skips
+        expectTone(1100, after: mark, "next")
+        mark = recorder.sampleCount
+        XCTAssertEqual(try daemon.ctl("prev").status, 0)
+        expectTone(880, after: mark, "prev")
+        for typed in ["s", "si", "sin", "sine", "sine w"] {                         // search-as-you-type
+            _ = try daemon.ctl("search", "--no-queue", typed)
+        }
+        try checkTheServerDiesAndComesBack(server)                                 // a sound-server restart
+        XCTAssertEqual(daemon.stop(), 0)
+        let loud = daemon.log.split(separator: "\n").map(String.init).filter { $0.contains(" previewd warning: ") || $0.contains(" previewd error: ") }
+        let unexplained = loud.filter { line in !Self.everydayAllowList.contains { line.contains($0.line) } }
+        XCTAssertEqual(unexplained, [], "lines at warning or above that ask nothing of the user:\n\(daemon.log)")
+        daemon = nil
+    }
+
     func testUnderSystemdLinesCarryPrioritiesAndNoTime() throws {
         guard let previewd = BuildProducts.path("previewd") else { throw TestSupportError("previewd not built") }
         let directory = NSTemporaryDirectory() + "previewd-journal-\(getpid())"

@@ -162,7 +162,7 @@ final class PlaybackEndToEndTests: SharedServerTestCase {
         standIn.stop()
         let down = try daemon.ctl("search", "sine", "--limit", "3")
         XCTAssertEqual(down.status, 6, "offline has its own exit status")
-        XCTAssertTrue(down.stderr.contains("cannot reach the iTunes API"), down.stderr)
+        XCTAssertTrue(down.stderr.contains("offline: the iTunes API (127.0.0.1:") && down.stderr.contains("does not answer (connection refused)"), down.stderr)
         report = try status()
         XCTAssertEqual(report.queueLength, 7)
         XCTAssertTrue(daemon.isRunning)

@@ -28,12 +28,8 @@ final class SoundServerEndToEndTests: DaemonTestCase {
 
     func testPulseAudioRestartMidTrackResumesWithoutACommand() throws {
         let server = try PulseServer()
-        try server.start()
         defer { server.stop() }
-        var environment = ProcessInfo.processInfo.environment
-        environment["PULSE_SERVER"] = server.address
-        recorder = try MonitorRecorder(sink: server.sinkName, server: server.address)
-        daemon = try DaemonProcess(arguments: ["--api-base", standIn.baseURL, "--sink", server.sinkName], environment: environment)
+        try startOnPrivateServer(server)
         try checkTheServerDiesAndComesBack(server)
     }
 }

@@ -151,7 +151,7 @@ final class PlayerCoreRetentionTests: XCTestCase {
         let neighbour = core.prefetched[2]!.id
         let effects = core.handle(.failed(neighbour, "not an audio file", afterMs: 0))
         XCTAssertTrue(effects.contains(.cancelSlot(neighbour)), "its buffer and download must not outlive it: \(effects)")
-        XCTAssertTrue(effects.contains(.notify(.error("track 1: not an audio file"))))
+        XCTAssertTrue(effects.contains(.notify(.error("track 2: not an audio file"))))
     }
 }
 

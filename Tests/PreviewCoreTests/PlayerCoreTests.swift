@@ -172,9 +172,9 @@ final class PlayerCoreTests: XCTestCase {
         _ = core.replaceQueue(with: Self.tracks, play: true)
         let broken = core.current!.id
         let effects = core.handle(.failed(broken, "not an audio file", afterMs: 0))
-        XCTAssertEqual(effects.first, .logFailure("track 0 failed: not an audio file"))
-        XCTAssertEqual(Self.events(effects).prefix(2), [.queue(length: 5, version: 2), .error("track 0: not an audio file")])
-        XCTAssertEqual(core.lastError, "track 0: not an audio file")
+        XCTAssertEqual(effects.first, .logFailure("track 1 failed: not an audio file"))
+        XCTAssertEqual(Self.events(effects).prefix(2), [.queue(length: 5, version: 2), .error("track 1: not an audio file")])
+        XCTAssertEqual(core.lastError, "track 1: not an audio file")
         XCTAssertEqual(core.transport.item, Self.item(1))
         XCTAssertEqual(started(effects).map(\.item), [Self.item(1)])
         XCTAssertFalse(core.queue.items[0].isPlayable)
@@ -182,7 +182,7 @@ final class PlayerCoreTests: XCTestCase {
         var playingCore = playing()
         let neighbour = playingCore.prefetched[Self.item(1)]!.id
         let skipped = playingCore.handle(.failed(neighbour, "HTTP 404", afterMs: 0))
-        XCTAssertTrue(skipped.contains(.logFailure("track 1 failed while prefetching: HTTP 404")))
+        XCTAssertTrue(skipped.contains(.logFailure("track 2 failed while prefetching: HTTP 404")))
         XCTAssertNil(playingCore.lastError, "a neighbour's failure is not the current track's error")
         XCTAssertEqual(playingCore.prefetched[Self.item(2)].map(\.item), Self.item(2), "the next playable track is prefetched instead")
         XCTAssertEqual(playingCore.follower, playingCore.prefetched[Self.item(2)]?.id)

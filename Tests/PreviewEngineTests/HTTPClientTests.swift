@@ -29,8 +29,10 @@ final class HTTPClientTests: StandInTestCase {
             _ = try await client.response(to: request, limit: 1 << 20)
             XCTFail("expected a transport failure", file: file, line: line)
         } catch {
-            guard case .transport(let why) = error else { XCTFail("\(error)", file: file, line: line); return "" }
-            return why
+            switch error {
+            case .transport(let why), .unreachable(_, let why): return why
+            default: XCTFail("\(error)", file: file, line: line); return ""
+            }
         }
         return ""
     }
@@ -113,7 +115,11 @@ final class HTTPClientTests: StandInTestCase {
                 _ = try await client.response(to: direct, limit: 1 << 20)
                 XCTFail("\(url) was fetched")
             } catch {
-                guard case .transport(let why) = error else { XCTFail("\(url): \(error)"); continue }
+                let why: String
+                switch error {
+                case .transport(let said), .unreachable(_, let said): why = said
+                default: XCTFail("\(url): \(error)"); continue
+                }
                 // A name that does not resolve here (a trailing dot) or that curl will not parse (a
                 // percent-encoded host) fails before any connection; every other spelling reaches the check.
                 if !url.contains("%"), !url.contains(".:") {
@@ -178,6 +184,11 @@ final class HTTPClientTests: StandInTestCase {
         unreachable.localOrigin = "127.0.0.1:\(port)"
         let why = await transportFailure(client, unreachable)
         XCTAssertTrue(why.lowercased().contains("connect"), why)
+        do {
+            _ = try await client.response(to: unreachable, limit: 1 << 20)
+        } catch {
+            XCTAssertEqual(error.transientCause, "connection refused", "the cause in a listener's words: \(error)")
+        }
         try server.start()
     }
 
@@ -223,6 +234,7 @@ final class HTTPClientTests: StandInTestCase {
         untrusted.localOrigin = "127.0.0.1:\(port)"
         let why = await transportFailure(client, untrusted)
         XCTAssertTrue(why.lowercased().contains("certificate"), "a certificate no trusted authority signed is refused: \(why)")
+        do { _ = try await client.response(to: untrusted, limit: 1 << 20) } catch { XCTAssertEqual(error.transientCause, "TLS failed") }
         let trusting = HTTPClient(settings: HTTPClientSettings(caFile: cert))   // --ca-file: besides the system's
         let answer = try await trusting.response(to: untrusted, limit: 1 << 20)
         XCTAssertEqual(answer.head.status, 200)

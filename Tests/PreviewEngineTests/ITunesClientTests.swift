@@ -190,7 +190,7 @@ final class ITunesClientTests: StandInTestCase {
             XCTFail("a stopped server answered")
         } catch {
             guard case .offline = error else { return XCTFail("\(error)") }
-            XCTAssertTrue(error.message.contains(server.baseURL), error.message)
+            XCTAssertEqual(error.message, "offline: the iTunes API (\(server.baseURL.dropFirst("http://".count))) does not answer (connection refused)")
             XCTAssertEqual(error.controlError.code, .offline)
         }
     }

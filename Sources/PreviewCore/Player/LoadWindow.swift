@@ -125,6 +125,14 @@ public struct LoadWindow: Equatable, Sendable {
         effects.append(.startDownload(url: url, trackId: trackId))
     }
 
+    /// Lets go `url`'s download unless it is whole, so the next `want` asks for it anew (a try
+    /// after a transient failure, whichever of the failure's reports came first).
+    mutating func dropDownload(_ url: String, into effects: inout [PlayerCore.Effect]) {
+        guard let download = downloads[url], download != .complete else { return }
+        downloads[url] = nil
+        effects.append(.cancelDownload(url: url))
+    }
+
     /// A head's download of `url` goes on as a load's: whole already, or still arriving.
     mutating func adoptDownload(_ url: String, complete: Bool) {
         downloads[url] = complete ? .complete : .arriving

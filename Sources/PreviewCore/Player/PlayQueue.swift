@@ -155,6 +155,14 @@ public struct PlayQueue: Equatable, Sendable {
         }
     }
 
+    /// Forgets the failure of the item with `id` (asked for again, it is tried anew).
+    public mutating func clearFailure(_ id: Int) {
+        guard let position = positions[id], items[position].failure != nil else { return }
+        items[position].status = .ok
+        version += 1
+        changedAt[id] = version
+    }
+
     /// The preview at `url` was decoded whole: `ms` long. Every item playing it takes the exact
     /// length in place of the estimate, as one change (MPD's clients read it again through
     /// `plchanges`); false when none changed.

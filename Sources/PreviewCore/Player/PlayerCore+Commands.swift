@@ -8,9 +8,16 @@ extension PlayerCore {
 
     /// Plays the item `ref` names (nil: resume, or start where playback was or at the top).
     /// An item may start at `startMs`, loaded `paused` there.
+    /// Asking for a track that failed tries it anew, as MPD does: its mark goes first.
     public mutating func play(_ ref: QueueRef?, startMs: Int = 0, paused: Bool = false) throws(ControlError) -> [Effect] {
         let item = try ref.map { ref throws(ControlError) in try queue.id(of: ref) }
-        return try apply(.play(item: item, startMs: startMs, paused: paused))
+        return try command { core, effects throws(ControlError) in
+            if let item, core.queue[id: item]?.failure != nil, core.queue[id: item]?.track.fetchablePreviewURL != nil {
+                core.queue.clearFailure(item)
+                effects.append(.notify(.queue(length: core.queue.count, version: core.queue.version)))
+            }
+            try core.feed(.play(item: item, startMs: startMs, paused: paused), into: &effects)
+        }
     }
 
     /// Moves within the current track; `heardMs` is where it is now. Past the end is the next
@@ -84,12 +91,15 @@ extension PlayerCore {
 
     /// Clears the last error and every item's failure (MPD's `clearerror`), so play and resume
     /// try them again.
+    /// A hold's wait ends with a try now, and prefetches backing off are tried as soon as wanted
+    /// (`previewctl retry`).
     public mutating func clearError() -> [Effect] {
         lastError = nil
-        return edit { queue in
+        let cleared = edit { queue in
             queue.clearFailures()
             return nil
         }
+        return cleared + ((try? command { core, effects in core.carryOut(core.hold.retryNow(), into: &effects) }) ?? [])
     }
 
     /// Swaps two items (MPD's `swap`, `swapid`); the current track plays on wherever it goes.
@@ -282,7 +292,9 @@ extension PlayerCore {
         var effects: [Effect] = []
         let before = (transport.playbackState, position)
         let modes = transport.modes
+        let held = (hold.waiting, isListening)
         try body(&self, &effects)
+        reconcileHold(since: held, into: &effects)
         if transport.modes != modes { effects.append(.notify(.modes(transport.modes))) }
         settle(into: &effects)
         announce(since: before, into: &effects)

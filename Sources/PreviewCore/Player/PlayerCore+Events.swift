@@ -11,6 +11,11 @@ extension PlayerCore {
         case finished(SlotID, ms: Int)
         /// The slot's decoder failed after `afterMs` of good audio (0: none); the message is for the user.
         case failed(SlotID, String, afterMs: Int)
+        /// The slot's download failed for a transient reason before any audio (a host that does
+        /// not answer, 5xx, 429): tried again on a timer, never marked failed while the network is away.
+        case unreachable(SlotID, NetworkTrouble)
+        /// A retry timer (`armRetry`) fired.
+        case retryDue(NetworkHold.Timer)
         /// The output began to fade the slot out under its follower (a crossfade): it keeps reading
         /// it until `faded`; `drained` and `started` follow at once.
         case fading(SlotID)
@@ -62,6 +67,10 @@ extension PlayerCore {
             }
         case .failed(let id, let message, let afterMs):
             decoderFailed(id, message, afterMs: afterMs, into: &effects)
+        case .unreachable(let id, let trouble):
+            unreachable(id, trouble, into: &effects)
+        case .retryDue(let timer):
+            carryOut(hold.fired(timer), into: &effects)
         case .fading(let id):
             // The slot stays (its decoder writes the frames the fade reads) until the output is done.
             guard let slot = current, slot.id == id, fading?.id != id else { return }
@@ -139,11 +148,10 @@ extension PlayerCore {
 
     /// Marks queue item `item` failed and tells the listener.
     mutating func markFailed(_ item: Int, _ message: String, neighbour: Bool, into effects: inout [Effect]) {
-        let position = queue.position(ofID: item) ?? -1
-        let line = "track \(position): \(message)"
+        let line = "\(trackName(item)): \(message)"
         queue.markFailed(item, message: message)
         if !neighbour { lastError = line }
-        effects.append(.logFailure("track \(position) failed\(neighbour ? " while prefetching" : ""): \(message)"))
+        effects.append(.logFailure("\(trackName(item)) failed\(neighbour ? " while prefetching" : ""): \(message)"))
         effects.append(.notify(.queue(length: queue.count, version: queue.version)))
         effects.append(.notify(.error(line)))
     }

@@ -69,7 +69,7 @@ extension PlayerCore {
 
     /// The load of `item` from `startMs`: its neighbour's slot or its head's, decoded on to the end,
     /// or a new decoding; a seek or a reconnect keeps what `previous` knew of the track.
-    private mutating func open(_ item: Int, url: String, startMs: Int, replacing previous: Slot?, into effects: inout [Effect]) -> Slot {
+    mutating func open(_ item: Int, url: String, startMs: Int, replacing previous: Slot?, into effects: inout [Effect]) -> Slot {
         if startMs == 0, let slot = window.takeNeighbour(item, url: url, outputPlaying: outputSlot) ?? adoptHead(url, item: item, into: &effects) {
             effects.append(.decodeWhole(slot.id))
             if slot.hasAudio { followUps.append(.trackReady) }
@@ -132,7 +132,7 @@ extension PlayerCore {
         // bandwidth from the track being heard.
         let currentDone = current.map { !window.isArriving($0.url) } ?? true
         for i in wanted.keys.sorted(by: { (queue.position(ofID: $0) ?? 0) < (queue.position(ofID: $1) ?? 0) })
-        where prefetched[i] == nil && currentDone {
+        where prefetched[i] == nil && currentDone && hold.waiting == nil && hold.mayPrefetch(i, listening: isListening) {
             guard let entry = queue[id: i], entry.isPlayable, let url = entry.track.fetchablePreviewURL else { continue }
             if let slot = adoptHead(url, item: i, into: &effects) {   // parked after its head already
                 window.hold(slot)

@@ -143,6 +143,10 @@ public struct PlayerCore: Equatable, Sendable {
         case fetchNextPage
         /// A line for the log: a track failed.
         case logFailure(String)
+        /// Run the retry timer `timer` for `afterMs` (replacing it if it runs); it ends as `.retryDue`.
+        case armRetry(NetworkHold.Timer, afterMs: Int)
+        /// Stop the retry timer `timer`.
+        case disarmRetry(NetworkHold.Timer)
         /// Tell every front-end.
         case notify(ControlEvent)
     }
@@ -158,6 +162,8 @@ public struct PlayerCore: Equatable, Sendable {
     /// The output's volume and mute, whether it sounds, the crossfade, the slot it reads and
     /// where the sound stopped while it is away.
     public internal(set) var output = OutputState()
+    /// The track playback holds at while the network is away, and the prefetches backing off.
+    public internal(set) var hold = NetworkHold()
     /// The last failure the listener should see (a track's, the output's); cleared by what fixes it.
     public internal(set) var lastError: String?
     /// Whether the last search has another page.

@@ -104,7 +104,7 @@ public struct Transport: Equatable, Sendable {
             switch self {
             case .emptyQueue: return "the queue is empty"
             case .noSuchItem(let id): return "no track with id \(id) in the queue"
-            case .notPlayable(let position): return "track \(position) has no playable preview"
+            case .notPlayable(let position): return "track \(position + 1) has no playable preview"
             case .nothingToControl: return "nothing is playing"
             case .notAnOrder: return "an order names every queue item's id once"
             }

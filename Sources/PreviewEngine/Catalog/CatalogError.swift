@@ -3,7 +3,8 @@ import PreviewCore
 /// Why a catalog call failed. `message` is the one line a user sees; `controlError` carries it to
 /// previewctl with a code of its own (and so an exit status of its own).
 public enum CatalogError: Error, Equatable, Sendable {
-    /// The API could not be reached (refused, DNS, no route, connection lost); the text is URLSession's.
+    /// The API could not be reached (refused, DNS, no route, connection lost): its `host:port`
+    /// and why, in a listener's words ("connection refused").
     case offline(base: String, String)
     /// No answer within the timeout.
     case timeout(seconds: Int)
@@ -18,6 +19,8 @@ public enum CatalogError: Error, Equatable, Sendable {
     case rateLimited(byAPI: Bool, retryAfterSeconds: Int?)
     /// The answer was not the JSON the API sends (HTML, truncated, wrong shape, too large).
     case invalidData(String)
+    /// previewd is stopping: the call was cut short.
+    case stopping
 
     /// The longest wait previewd repeats from a Retry-After (an hour): a longer one is said as "over 1 h".
     public static let longestWait = 3600
@@ -25,7 +28,7 @@ public enum CatalogError: Error, Equatable, Sendable {
     /// One line for the user.
     public var message: String {
         switch self {
-        case .offline(let base, let why): return "cannot reach the iTunes API at \(base): \(why)"
+        case .offline(let base, let why): return "offline: the iTunes API (\(base)) does not answer (\(why))"
         case .timeout(let seconds): return "the iTunes API did not answer within \(seconds) s"
         case .httpStatus(let code): return "the iTunes API answered HTTP \(code)"
         case .refused(let code, let reason): return "the iTunes API refused the request (HTTP \(code)): \(reason)"
@@ -38,6 +41,7 @@ public enum CatalogError: Error, Equatable, Sendable {
         case .rateLimited(false, let after):
             return "previewd holds catalog calls to stay under Apple's rate limit; try again in \(after ?? 60) s"
         case .invalidData(let why): return "the iTunes API answered with something unexpected: \(why)"
+        case .stopping: return "previewd is stopping: the call to the iTunes API was cut short"
         }
     }
 
@@ -57,6 +61,7 @@ public enum CatalogError: Error, Equatable, Sendable {
         case .httpStatus, .refused, .unavailable: return ControlError(.httpStatus, message)
         case .rateLimited: return ControlError(.rateLimited, message)
         case .invalidData: return ControlError(.invalidData, message)
+        case .stopping: return ControlError(.stopping, message)
         }
     }
 }

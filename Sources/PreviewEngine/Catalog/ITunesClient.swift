@@ -196,8 +196,10 @@ public final class ITunesClient: Sendable {
             response = try await http.response(to: request, limit: maxResponseBytes)
         } catch .timedOut {
             throw .timeout(seconds: Int(timeout.rounded()))
+        } catch .cancelled {
+            throw .stopping   // the client is shut down (previewd stopping); no one else cancels a call
         } catch {
-            throw .offline(base: base.absoluteString, error.message)
+            throw .offline(base: PreviewURLPolicy.origin(of: base.absoluteString) ?? base.absoluteString, error.transientCause ?? error.message)
         }
         switch response.head.status {
         case 200..<300: break

@@ -75,7 +75,10 @@ public final class PreviewDecoder: Sendable {
 
     private func run() {
         cpl_set_thread_label(label)
-        defer { cpl_set_thread_label(nil) }
+        defer {
+            cpl_set_thread_label(nil)
+            FFmpegLog.readsAgain()
+        }
         // Reported once `decode` has returned and its pipeline (its FFmpeg objects) is freed, so the
         // player's heap trim on this event finds that memory free.
         onEvent(decode())

@@ -1,3 +1,5 @@
+import PreviewCore
+
 /// Why a preview download failed. `message` is the one line a user sees.
 public enum FetchError: Error, Equatable, Sendable {
     /// The URL is not an http(s) URL previewd may fetch, or points at a local address other than the API's.
@@ -18,6 +20,15 @@ public enum FetchError: Error, Equatable, Sendable {
     case cancelled
     /// A head's decoder read past the head's bytes (the rest is fetched only when it is played).
     case pastHead
+    /// The preview's host did not answer, or answered 5xx or 429: transient, tried again later.
+    case unreachable(NetworkTrouble)
+
+    /// Trying again later may help (the network or the server is in trouble); false: it will
+    /// fail the same way (404/410, a refused URL, too large, not a preview).
+    public var isTransient: Bool {
+        if case .unreachable = self { return true }
+        return false
+    }
 
     /// One line for the user.
     public var message: String {
@@ -32,6 +43,7 @@ public enum FetchError: Error, Equatable, Sendable {
             return "preview server resumed at byte \(got.map(String.init) ?? "(not said)") instead of \(asked)"
         case .cancelled: return "cancelled"
         case .pastHead: return "the preview's first seconds are not enough to start it"
+        case .unreachable(let trouble): return trouble.sentence
         }
     }
 }

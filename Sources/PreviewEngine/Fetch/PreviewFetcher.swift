@@ -99,6 +99,9 @@ final class PreviewTransfer: HTTPResponseHandler, @unchecked Sendable {   // att
     private var skip = 0
     /// The request in flight asked for a head's range only.
     private var askedHead = false
+    /// When the request in flight started, and whether its host answered (monotonic nanoseconds).
+    private var attemptStartedAt: UInt64 = 0
+    private var answered = false
 
     /// The request in flight, whether the download was cancelled (then no attempt starts), where a
     /// head ends (nil: the whole preview is wanted), whether the head has arrived and the transfer
@@ -141,6 +144,8 @@ final class PreviewTransfer: HTTPResponseHandler, @unchecked Sendable {   // att
             }
             var request = fetcher.request(url, from: resumeOffset, within: left)
             askedHead = attempt.headEnd != nil
+            attemptStartedAt = MonotonicClock.nanoseconds()
+            answered = false
             if let end = attempt.headEnd {
                 guard resumeOffset < end else {   // the head was all there when its connection dropped
                     attempt.holding = true
@@ -177,6 +182,7 @@ final class PreviewTransfer: HTTPResponseHandler, @unchecked Sendable {   // att
     // MARK: HTTPResponseHandler (on the HTTP client's thread)
 
     func receive(head: HTTPHead) -> Bool {
+        answered = true
         switch head.status {
         case 206:
             // The server sends exactly what is missing, or the resume is broken (a cache in between).
@@ -190,6 +196,10 @@ final class PreviewTransfer: HTTPResponseHandler, @unchecked Sendable {   // att
             skip = resumeOffset               // Range ignored: the whole body again
             askedHead = false                 // a head becomes the whole preview: it is coming anyway
             if head.contentLength != nil { bytes.expect(length: head.contentLength) }
+        case 429, 500..<600:
+            // The host answered: it is in trouble, not the network.
+            bytes.fail(.unreachable(trouble("HTTP \(head.status)", retryAfterSeconds: head.retryAfterSeconds, othersAnswer: true)))
+            return false
         default:
             bytes.fail(.httpStatus(head.status, url: url))
             return false
@@ -217,6 +227,13 @@ final class PreviewTransfer: HTTPResponseHandler, @unchecked Sendable {   // att
             bytes.fail(.transport(why))
             return
         }
+        if let cause = failure?.transientCause, !answered, bytes.receivedCount == 0 {
+            // No answer to the first request: not a drop to resume but a host (or the network)
+            // away. The player's schedule tries again (`RetrySchedule`): nothing here retries or wakes.
+            // (A drop mid-body is resumed below, a blip bridged with no audible gap.)
+            bytes.fail(.unreachable(trouble(cause)))
+            return
+        }
         let short = bytes.knownLength.map { bytes.receivedCount < $0 } ?? false
         if failure == nil, askedHead, short || bytes.knownLength == nil {
             // The head's range is in: hold there, or go on at once when it was played meanwhile.
@@ -236,6 +253,7 @@ final class PreviewTransfer: HTTPResponseHandler, @unchecked Sendable {   // att
         }
         // Dropped mid-body: resume from the first missing byte, a few times, with growing waits.
         guard attempts < fetcher.resumeBackoff.count else {
+            if let cause = failure?.transientCause { bytes.fail(.unreachable(trouble(cause))); return }
             bytes.fail(failure.map { .transport($0.message) }
                        ?? .truncated(received: bytes.receivedCount, expected: bytes.knownLength ?? 0))
             return
@@ -243,6 +261,14 @@ final class PreviewTransfer: HTTPResponseHandler, @unchecked Sendable {   // att
         let wait = fetcher.resumeBackoff[attempts]
         attempts += 1
         fetcher.http.after(wait) { [self] in startNextAttempt() }
+    }
+
+    /// The preview server's trouble: `cause`, and whether another host answered since the attempt began.
+    private func trouble(_ cause: String, retryAfterSeconds: Int? = nil, othersAnswer: Bool? = nil) -> NetworkTrouble {
+        let host = PreviewURLPolicy.origin(of: url) ?? String(url.prefix(100))
+        return NetworkTrouble(host: host, service: .previews, cause: cause, retryAfterMs: retryAfterSeconds.map { $0 * 1000 },
+                              othersAnswer: othersAnswer ?? fetcher.http.answers.othersAnswered(since: attemptStartedAt, besides: host),
+                              atUnixMs: WallClock.unixMilliseconds())
     }
 }
 

@@ -355,9 +355,28 @@ final class CurlLoop: @unchecked Sendable {   // `mailbox`, `stopping`, `multi` 
                 if !exchange.headDelivered, !exchange.deliverHead() { end(exchange, .cancelled); continue }
                 end(exchange, nil)
             } else {
-                let why = exchange.errorDescription(code)
-                end(exchange, code == CURLE_OPERATION_TIMEDOUT ? .timedOut(why) : .transport(why))
+                end(exchange, Self.failure(code, exchange))
             }
+        }
+    }
+
+    /// libcurl's result as a failure; the connection-level ones with their cause in a listener's words.
+    private static func failure(_ code: CURLcode, _ exchange: HTTPExchange) -> HTTPFailure {
+        let why = exchange.errorDescription(code)
+        switch code {
+        case CURLE_OPERATION_TIMEDOUT: return .timedOut(why)
+        case CURLE_COULDNT_RESOLVE_HOST, CURLE_COULDNT_RESOLVE_PROXY: return .unreachable(cause: "name not resolved", detail: why)
+        case CURLE_COULDNT_CONNECT:
+            guard exchange.refusedConnection == nil else { return .transport(why) }   // our address check, not the network
+            let errno = exchange.easy.map { Int32(ccurl_info_long($0, CURLINFO_OS_ERRNO)) } ?? 0
+            let cause = errno == ECONNREFUSED ? "connection refused"
+                : errno == ENETUNREACH || errno == EHOSTUNREACH ? "no route to the host" : "no connection"
+            return .unreachable(cause: cause, detail: why)
+        case CURLE_SSL_CONNECT_ERROR, CURLE_PEER_FAILED_VERIFICATION, CURLE_SSL_CERTPROBLEM, CURLE_SSL_CIPHER,
+             CURLE_SSL_CACERT_BADFILE, CURLE_SSL_ISSUER_ERROR:
+            return .unreachable(cause: "TLS failed", detail: why)
+        case CURLE_RECV_ERROR, CURLE_SEND_ERROR, CURLE_GOT_NOTHING: return .unreachable(cause: "connection reset", detail: why)
+        default: return .transport(why)
         }
     }
 

@@ -23,6 +23,8 @@ public protocol HTTPResponseHandler: AnyObject, Sendable {
 /// (docs/PERFORMANCE.md); URLSession on Linux is built on this same libcurl.
 public final class HTTPClient: Sendable {
     private let loop: CurlLoop
+    /// When each host last answered: tells an outage from one host's trouble.
+    public let answers = NetworkAnswers()
 
     /// A client with its own thread; the thread ends with `shutdown` or when the client is released.
     public init(settings: HTTPClientSettings = HTTPClientSettings()) {
@@ -35,7 +37,7 @@ public final class HTTPClient: Sendable {
     /// Starts `request`; `handler` hears of it on the client's thread. The handle cancels it.
     @discardableResult
     public func start(_ request: HTTPRequest, handler: any HTTPResponseHandler) -> HTTPExchangeHandle {
-        let exchange = HTTPExchange(request: request, handler: handler)
+        let exchange = HTTPExchange(request: request, handler: handler, answers: answers)
         loop.post(.start(exchange))
         return HTTPExchangeHandle(exchange: exchange, loop: loop)
     }

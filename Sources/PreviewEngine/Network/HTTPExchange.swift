@@ -40,8 +40,12 @@ final class HTTPExchange: @unchecked Sendable {   // a curl easy handle and its 
     /// A piece of the body has arrived.
     private var bodyStarted = false
 
-    init(request: HTTPRequest, handler: any HTTPResponseHandler) {
+    /// Told of every answer (`NetworkAnswers`); nil for a probe.
+    private let answers: NetworkAnswers?
+
+    init(request: HTTPRequest, handler: any HTTPResponseHandler, answers: NetworkAnswers? = nil) {
         self.request = request
+        self.answers = answers
         self.handler = handler
         LiveObjects.httpExchanges.created()
         errorText = .allocate(capacity: Int(CURL_ERROR_SIZE))
@@ -111,6 +115,7 @@ final class HTTPExchange: @unchecked Sendable {   // a curl easy handle and its 
         guard let easy else { return false }
         let status = ccurl_info_long(easy, CURLINFO_RESPONSE_CODE)
         if status < 200 { return true }   // 100 Continue and friends: the real head follows
+        if let answers, let host = PreviewURLPolicy.origin(of: currentURL) { answers.answered(host) }
         if (300..<400).contains(status), status != 304, hasLocation {
             isRedirect = true             // its body is dropped; the loop follows the Location
             return true

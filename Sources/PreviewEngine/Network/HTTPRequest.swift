@@ -62,7 +62,10 @@ public enum HTTPFailure: Error, Equatable, Sendable {
     case timedOut(String)
     /// More than `maxRedirects` redirects, or one to a URL `allowRedirect` refused.
     case redirectRefused(String)
-    /// Anything else the network or server did wrong (refused, unresolvable, reset, short body).
+    /// No connection, or one lost before the answer: `cause` in a listener's words ("connection
+    /// refused", "name not resolved", "TLS failed", "connection reset"), `detail` libcurl's.
+    case unreachable(cause: String, detail: String)
+    /// Anything else the network or server did wrong (a short body, a handle libcurl refused).
     case transport(String)
 
     /// One line for logs and users.
@@ -70,6 +73,17 @@ public enum HTTPFailure: Error, Equatable, Sendable {
         switch self {
         case .cancelled: return "cancelled"
         case .timedOut(let why), .redirectRefused(let why), .transport(let why): return why
+        case .unreachable(_, let detail): return detail
+        }
+    }
+
+    /// Why, in a listener's words, when the network is to blame and trying again may help (nil:
+    /// cancelled, a redirect or an address refused, a short body, which the caller resumes).
+    public var transientCause: String? {
+        switch self {
+        case .cancelled, .redirectRefused, .transport: return nil
+        case .timedOut: return "timed out"
+        case .unreachable(let cause, _): return cause
         }
     }
 }

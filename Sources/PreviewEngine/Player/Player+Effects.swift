@@ -45,6 +45,8 @@ extension Player {
             case .fetchArtwork(let urls): learned += fetchArtwork(urls)
             case .fetchNextPage: fetchNextPage()
             case .logFailure(let line): log(.warning, line)
+            case .armRetry(let timer, let ms): armRetry(timer, afterMs: ms)
+            case .disarmRetry(let timer): disarmRetry(timer)
             case .notify(let event): hub?.publish(event)
             }
             if case .notify(.state) = effect { updatePositionTicks() }
@@ -77,7 +79,7 @@ extension Player {
         let track = core.queue[id: spec.item]?.track
         let label = track?.trackId.map { "track \($0)" } ?? "queue item \(position)"
         if depthMs == nil {
-            log(.info, "loading \(position) at \(spec.startMs) ms: \(TerminalText.sanitized(track?.displayName ?? label))")
+            log(.info, "loading \(core.trackName(spec.item)) at \(spec.startMs) ms: \(TerminalText.sanitized(track?.displayName ?? label))")
         }
         slots[spec.id] = PreviewSlot(id: spec.id, startMs: spec.startMs, download: download, policy: policy, format: sequencer.format,
                                      label: label, depthMs: depthMs, crossfadeMs: core.crossfadeSeconds * 1000) { [self] id, event in

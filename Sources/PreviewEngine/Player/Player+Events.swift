@@ -35,8 +35,12 @@ extension Player {
             MemoryTrim.afterRelease()
             run(core.handle(.finished(id, ms: ms(frames))))
         case .failed(.cancelled, _): break
+        case .failed(.fetch(.unreachable(let trouble)), 0):
+            // Transient: tried again on the hold's timer; the listener sees "waiting for the network".
+            log(.info, "\(slotName(id)): \(trouble.sentence); trying again")
+            run(core.handle(.unreachable(id, trouble)))
         case .failed(let error, let framesBefore):
-            if framesBefore > 0, core.current?.id == id { log(.warning, "track stopped early: \(error.message)") }
+            if framesBefore > 0, core.current?.id == id { log(.info, "\(slotName(id)) stopped early: \(error.message)") }
             run(core.handle(.failed(id, error.message, afterMs: framesBefore > 0 ? max(1, ms(framesBefore)) : 0)))
         }
     }
@@ -51,7 +55,8 @@ extension Player {
         case .refilled(let id): run(core.handle(.refilled(id)))
         case .lost(let why, let heardFrames):
             run(core.handle(.outputLost(why, heardMs: sequencer.format.milliseconds(frames: heardFrames))))
-            log(.error, "\(why); position \(core.heardAtLossMs ?? 0) ms kept, reconnecting")
+            // Expected and retried (`ReconnectBackoff`): the listener has nothing to do yet.
+            log(.info, "\(why); position \(core.heardAtLossMs ?? 0) ms of \(core.transport.item.map(core.trackName) ?? "nothing") kept, reconnecting")
         case .restored:
             log(.info, "audio output is back; resuming at \(core.heardAtLossMs ?? 0) ms")
             run(core.handle(.outputBack))

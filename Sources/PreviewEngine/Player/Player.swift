@@ -34,6 +34,8 @@ public actor Player {
     var isShutDown = false
     /// The next position tick, while a front-end wants them and a track plays.
     var positionTimer: EngineLoop.TimerID?
+    /// The hold's retry timers (`Player+Retry.swift`): the only wake-ups while the network is away.
+    var retryTimers: [NetworkHold.Timer: EngineLoop.TimerID] = [:]
 
     /// Every playback decision: queue, transport, loads, downloads wanted, volume, gains, errors.
     var core: PlayerCore
@@ -140,6 +142,9 @@ public actor Player {
         switch error {
         case let error as ControlError:
             return error
+        case CatalogError.stopping:   // the answer says so; nothing for the log to warn of
+            log(.info, "catalog: \(CatalogError.stopping.message)")
+            return CatalogError.stopping.controlError
         case let error as CatalogError:
             log(.warning, "catalog: \(error.message)")
             publishError(error.message)
@@ -234,6 +239,7 @@ public actor Player {
         report.marked = lists?.isMarked(item?.track.trackId) ?? false
         if core.transport.isActive { report.audio = "\(sequencer.format.sampleRate):f:\(sequencer.format.channels)" }
         report.switchMicroseconds = switchMicroseconds()
+        report.waiting = core.hold.waiting.flatMap { core.waitingReport(waitedMs: WallClock.unixMilliseconds() - $0.sinceUnixMs) }
         return report
     }
 
@@ -272,6 +278,7 @@ public actor Player {
     public func shutdown() async {
         if let positionTimer { loop.cancel(positionTimer) }
         positionTimer = nil
+        disarmAllRetries()
         sequencer.stop()
         slots.values.forEach { $0.cancel() }
         slots = [:]

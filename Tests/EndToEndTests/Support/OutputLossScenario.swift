@@ -7,6 +7,15 @@ import XCTest
 /// and ALSA (the server behind ALSA's PulseAudio plugin): each test starts previewd on `server`
 /// with `recorder` on its sink's monitor, and calls this.
 extension DaemonTestCase {
+    /// Starts `server` and previewd on its sink (`PULSE_SERVER` its address), the monitor recorded.
+    func startOnPrivateServer(_ server: PulseServer) throws {
+        try server.start()
+        var environment = ProcessInfo.processInfo.environment
+        environment["PULSE_SERVER"] = server.address
+        recorder = try MonitorRecorder(sink: server.sinkName, server: server.address)
+        daemon = try DaemonProcess(arguments: ["--api-base", standIn.baseURL, "--sink", server.sinkName], environment: environment)
+    }
+
     /// `server` killed while previewd plays: the loss is reported with the position where the sound
     /// stopped, previewd goes on, and when the server is back the device is opened again and the
     /// track resumes from there (no command).

@@ -26,6 +26,8 @@ public struct ControlError: Error, Codable, Equatable, Sendable {
         case output = "output"
         /// The line exceeded the protocol's limit.
         case tooLong = "too-long"
+        /// previewd is stopping: the call was cut short (previewctl exits 3, as when it is not running).
+        case stopping = "stopping"
         /// Anything else.
         case `internal` = "internal"
     }

@@ -31,6 +31,9 @@ public enum ControlEvent: Equatable, Sendable {
     case position(ms: Int, durationMs: Int?)
     /// The current track's audio ran late (the network is slow: the output went dry), or flows again.
     case buffering(Bool)
+    /// Playback holds at a track whose preview's host does not answer (the network is away), or
+    /// (nil) no longer does: the track plays, or playback moved elsewhere.
+    case waiting(NetworkWaitReport?)
     /// A saved list was saved, changed, renamed or forgotten (the shortlist included).
     case lists
     /// What previewd has met changed (`library`): a catalog answer brought tracks it had not seen,
@@ -84,6 +87,8 @@ extension ControlEvent: Encodable {
             try put("event", "artwork"); try put("index", index); try c.encodeIfPresent(id, forKey: Key("id")); try put("path", path)
         case .buffering(let on):
             try put("event", "buffering"); try put("buffering", on)
+        case .waiting(let report):
+            try put("event", "waiting"); try put("waiting", report)
         case .lists:
             try put("event", "lists")
         case .library:

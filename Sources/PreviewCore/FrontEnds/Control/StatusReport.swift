@@ -60,11 +60,14 @@ public struct StatusReport: Codable, Equatable, Sendable {
     public var outputEnabled: Bool = true
     /// Loudness normalisation: `track` or `off`.
     public var normalization: LoudnessNormalization.Mode = .track
+    /// Playback holds at a track whose preview's host does not answer (the network is away):
+    /// which, why, since when; nil when nothing waits. `state` stays `loading` meanwhile.
+    public var waiting: NetworkWaitReport?
 
     private enum CodingKeys: String, CodingKey {
         case state, index, id, queueVersion, positionMs, durationMs, queueLength, track, error, output
         case buffering, volume, muted, `repeat`, shuffle, slots, switchMicroseconds, loudness, hasNext, artwork
-        case nextId, nextIndex, single, consume, crossfade, marked, audio, outputEnabled, normalization
+        case nextId, nextIndex, single, consume, crossfade, marked, audio, outputEnabled, normalization, waiting
     }
 
     public init(from decoder: any Decoder) throws {
@@ -98,6 +101,7 @@ public struct StatusReport: Codable, Equatable, Sendable {
         audio = try c.decodeIfPresent(String.self, forKey: .audio)
         outputEnabled = try c.decodeIfPresent(Bool.self, forKey: .outputEnabled) ?? true
         normalization = try c.decodeIfPresent(String.self, forKey: .normalization).flatMap(LoudnessNormalization.Mode.init(rawValue:)) ?? .track
+        waiting = try c.decodeIfPresent(NetworkWaitReport.self, forKey: .waiting)
     }
 
     /// Encodes every key, absent values as `null`, so clients can rely on the keys being there.
@@ -132,6 +136,7 @@ public struct StatusReport: Codable, Equatable, Sendable {
         try c.encode(audio, forKey: .audio)
         try c.encode(outputEnabled, forKey: .outputEnabled)
         try c.encode(normalization.rawValue, forKey: .normalization)
+        try c.encode(waiting, forKey: .waiting)
     }
 
     /// A report with every field given.

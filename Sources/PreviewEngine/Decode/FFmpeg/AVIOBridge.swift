@@ -56,6 +56,7 @@ final class AVIOBridge {
             return cff_AVERROR_EOF()
         case .failed(let error):
             lastFetchError = error
+            FFmpegLog.readFailed()
             return error == .cancelled ? cff_AVERROR_EXIT() : cff_AVERROR(EIO)
         }
     }

@@ -25,6 +25,19 @@ public enum FFmpegLog {
         return try body()
     }
 
+    /// The thread's quiet mark once a read of the preview's bytes failed (1 drops every line).
+    static let afterFailedRead: Int32 = 2
+
+    /// Marks this thread's FFmpeg lines as following a failed read, until `readsAgain`.
+    static func readFailed() {
+        if cpl_thread_quiet() == 0 { cpl_set_thread_quiet(afterFailedRead) }
+    }
+
+    /// The thread decodes something else now: FFmpeg's lines keep their own levels.
+    static func readsAgain() {
+        if cpl_thread_quiet() == afterFailedRead { cpl_set_thread_quiet(0) }
+    }
+
     /// previewd's level for FFmpeg's: panic, fatal and error are errors, warnings warnings, info
     /// info, verbose debug; nil for FFmpeg's own debug and trace levels (a line per box and packet,
     /// for FFmpeg's developers), which are dropped.
@@ -44,8 +57,12 @@ public enum FFmpegLog {
 private func ffmpegLogLine(_ context: UnsafeMutableRawPointer?, _ ffmpegLevel: Int32, _ format: UnsafePointer<CChar>?,
                            _ arguments: CVaListPointer?) {
     let log = FFmpegLog.log
-    guard let format, let arguments, ffmpegLevel >= AV_LOG_PANIC, let level = FFmpegLog.level(ffmpegLevel),
-          level >= log.minimum, cpl_thread_quiet() == 0 else { return }
+    let quiet = cpl_thread_quiet()
+    guard let format, let arguments, ffmpegLevel >= AV_LOG_PANIC, let said = FFmpegLog.level(ffmpegLevel), quiet != 1 else { return }
+    // After a read failed (a download that failed or was cut, a load cancelled), FFmpeg's complaints
+    // are expected: the decoder reports the real cause. Info, naming the track.
+    let level = quiet == FFmpegLog.afterFailedRead && said > .info ? Log.Level.info : said
+    guard level >= log.minimum else { return }
     withUnsafeTemporaryAllocation(of: CChar.self, capacity: 1024) { buffer in
         var printPrefix: Int32 = 0
         guard av_log_format_line2(context, ffmpegLevel, format, arguments, buffer.baseAddress, Int32(buffer.count),

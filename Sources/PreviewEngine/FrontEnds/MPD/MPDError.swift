@@ -37,7 +37,7 @@ public struct MPDError: Error, Equatable, Sendable {
         case .badRequest, .badArgument, .rejected, .tooLong: .arg
         case .unknownCommand: .unknown
         case .noResults: .noExist
-        case .offline, .timeout, .httpStatus, .rateLimited, .invalidData, .output, .internal: .system
+        case .offline, .timeout, .httpStatus, .rateLimited, .invalidData, .output, .stopping, .internal: .system
         }
         self.init(code, error.message)
     }

@@ -47,7 +47,7 @@ public struct MPDSubsystems: OptionSet, Sendable, Hashable {
     /// client asks about.
     public init(_ event: ControlEvent) {
         switch event {
-        case .state, .track, .seeked, .error: self = .player
+        case .state, .track, .seeked, .error, .waiting: self = .player
         case .queue: self = .playlist
         case .volume: self = .mixer
         case .modes, .crossfade, .normalization: self = .options
