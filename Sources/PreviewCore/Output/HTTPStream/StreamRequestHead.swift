@@ -10,6 +10,14 @@ public struct StreamRequestHead: Equatable, Sendable {
     /// True when the listener asked for ICY metadata (`Icy-MetaData: 1`).
     public var wantsMetadata: Bool
 
+    /// A head as read.
+    public init(method: String, path: String, host: String?, wantsMetadata: Bool) {
+        self.method = method
+        self.path = path
+        self.host = host
+        self.wantsMetadata = wantsMetadata
+    }
+
     /// The longest head read: a player's request is a few hundred bytes.
     public static let maxBytes = 4096
 
