@@ -47,6 +47,24 @@ final class HTTPStreamEndToEndTests: DaemonTestCase {   // Sanitizer pass: skipp
         }
     }
 
+    /// Paused, the stream goes on as silence (players keep it, as with MPD); resumed, the track
+    /// continues in the same connection.
+    func testPausedTheStreamCarriesSilenceAndResumeContinues() throws {
+        try start()
+        recorder = try MonitorRecorder(stream: "http://127.0.0.1:\(port)/previewd.mp3")
+        XCTAssertEqual(try daemon.ctl("search", "sine waves").status, 0)
+        let heard = try XCTUnwrap(recorder.waitForTone(440, after: 0, timeout: 20), "heard \(recorder.toneSequence(after: 0))")
+        XCTAssertNotNil(recorder.waitFor(after: heard + 24_000) { _, _, _ in true })
+        XCTAssertEqual(try daemon.ctl("pause").status, 0)
+        let quiet = try XCTUnwrap(recorder.waitFor(after: recorder.sampleCount) { _, _, rms in rms < 0.001 }, "no silence after pause")
+        // A second of silence arrives: the stream did not stop.
+        XCTAssertNotNil(recorder.waitFor(after: quiet + 48_000) { _, _, _ in true }, "the stream stopped while paused")
+        XCTAssertEqual(recorder.silentWindows(from: quiet, to: quiet + 48_000, size: 2_400),
+                       Array(stride(from: quiet, to: quiet + 48_000 - 2_400, by: 2_400)), "sound while paused")
+        XCTAssertEqual(try daemon.ctl("resume").status, 0)
+        XCTAssertNotNil(recorder.waitForTone(440, after: quiet + 48_000), "resume did not continue in the stream")
+    }
+
     /// A listener that stops reading is dropped (its queue full) while another plays on; the 17th
     /// listener is refused, and a place freed is taken again.
     func testAListenerThatNeverReadsIsDroppedAndThe17thIsRefused() throws {

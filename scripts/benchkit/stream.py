@@ -7,7 +7,7 @@ Rows: `next` heard in the stream (command → the next tone's first 10 ms window
 stream), CPU over 10 s playing with 1 and with 16 listeners, over 10 s paused with 1 listener (the
 silence), wake-ups (context switches a second, every thread) over 10 s idle and paused with no
 listener, and anonymous memory with 16 listeners."""
-import socket, subprocess, threading, time
+import os, socket, subprocess, threading, time
 
 from .heard import RATE, Recorder, latency, tone_of, wait_for
 from .players import MPDReference, Previewd
@@ -42,7 +42,7 @@ class StreamPreviewd(Previewd):
     name = "previewd"
     def output(self, sink):
         self.port = free_port()
-        self.extra = ["--no-mpris", "--mpd", "off"]
+        self.extra = ["--no-mpris", "--mpd", "off"] + os.environ.get("BENCH_STREAM_EXTRA", "").split()
         return ["--output", f"http://127.0.0.1:{self.port}{PATH},bitrate=128"]
 
 class StreamMPD(MPDReference):
