@@ -23,6 +23,8 @@ int cpl_malloc_trim(void) { return malloc_trim(0); }
 
 int cpl_set_pipe_size(int fd, int bytes) { return fcntl(fd, F_SETPIPE_SZ, bytes); }
 
+int cpl_accept(int fd) { return accept4(fd, NULL, NULL, SOCK_NONBLOCK | SOCK_CLOEXEC); }
+
 short cpl_pollrdhup(void) { return POLLRDHUP; }
 
 int cpl_eventfd(void) { return eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK); }

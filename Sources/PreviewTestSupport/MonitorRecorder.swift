@@ -1,7 +1,7 @@
 import Foundation
 
-/// Records a sink's monitor with `parec` (mono float32, 48 kHz unless told), or what a FIFO carries (s16le
-/// stereo at 48 kHz, read by `cat`), for a test to check what was heard. The sample count is the
+/// Records a sink's monitor with `parec` (mono float32, 48 kHz unless told), what a FIFO carries (s16le
+/// stereo at 48 kHz, read by `cat`), or an HTTP stream as FFmpeg decodes it, for a test to check what was heard. The sample count is the
 /// timeline: note `sampleCount` before a command, then look after it.
 public final class MonitorRecorder: @unchecked Sendable {
     /// The recording's rate.
@@ -24,6 +24,14 @@ public final class MonitorRecorder: @unchecked Sendable {
     /// waits for a writer.
     public convenience init(fifo path: String) throws {
         try self.init(ProcessRunner.which("cat")!, [path], rate: 48_000, stereoS16: true)
+    }
+
+    /// Plays the HTTP stream at `url` with FFmpeg (as a listener's player would) and records what it
+    /// decodes: mono float32 at `rate`.
+    public convenience init(stream url: String, rate: Int = 48_000) throws {
+        guard let ffmpeg = ProcessRunner.which("ffmpeg") else { throw TestSupportError("ffmpeg not found") }
+        try self.init(ffmpeg, ["-nostdin", "-hide_banner", "-loglevel", "error", "-i", url, "-ac", "1", "-ar", "\(rate)", "-f", "f32le", "-"],
+                      rate: rate, stereoS16: false)
     }
 
     private init(_ program: String, _ arguments: [String], rate: Int, stereoS16: Bool) throws {

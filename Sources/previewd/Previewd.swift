@@ -48,6 +48,7 @@ struct Previewd: ParsableCommand {
               previewd --output snapcast://127.0.0.1:4953
               previewd --output pipe:/tmp/snapfifo
               previewd --output alsa:hw:1,0 --alsa-mixer PCM
+              previewd --output http://127.0.0.1:8000/previewd.mp3,bitrate=192
               previewd --on-event ~/.config/previewd/notify
               systemctl --user enable --now previewd.socket
             """,
@@ -68,7 +69,7 @@ struct Previewd: ParsableCommand {
     @Option(help: "Storefront, an ISO 3166-1 two-letter country code (US, GB, JP…).")
     var country: String = "US"
 
-    @Option(help: ArgumentHelp("Where the sound goes: pulse (PulseAudio, or PipeWire through pipewire-pulse; the default), alsa[:DEVICE] (an ALSA device, default: default), snapcast://HOST[:PORT] (a snapserver tcp source in server mode; port 4953 by default) or pipe:PATH (a FIFO, e.g. snapserver's pipe source); the last two carry s16le 48 kHz stereo. Previews are decoded at the rate the output takes (PulseAudio: the sink's; ALSA: the device's, 44.1 kHz preferred), so one at that rate is not resampled.",
+    @Option(help: ArgumentHelp("Where the sound goes: pulse (PulseAudio, or PipeWire through pipewire-pulse; the default), alsa[:DEVICE] (an ALSA device, default: default), snapcast://HOST[:PORT] (a snapserver tcp source in server mode; port 4953 by default) or pipe:PATH (a FIFO, e.g. snapserver's pipe source); those two carry s16le 48 kHz stereo; or http://HOST:PORT/NAME.mp3 (or .ogg, .opus: Opus) for an HTTP stream any player can open, as MPD's httpd output, with settings after commas: bitrate=KBIT, listeners=N (16), name=TEXT, secret=TEXT (needed beyond loopback; generated and kept in the config folder when not given). Previews are decoded at the rate the output takes (PulseAudio: the sink's; ALSA: the device's, 44.1 kHz preferred), so one at that rate is not resampled.",
                                valueName: "OUTPUT"))
     var output = "pulse"
 
@@ -188,7 +189,9 @@ struct Previewd: ParsableCommand {
         guard CountryCode.isValid(country) else {
             throw ValidationError("--" + CountryCode.problem(country))
         }
-        if let problem = OutputRegistry.problem(with: outputOptions) { throw ValidationError(problem) }
+        let options: OutputOptions
+        do throws(OutputValueError) { options = try outputOptions } catch { throw ValidationError(error.description) }
+        if let problem = OutputRegistry.problem(with: options) { throw ValidationError(problem) }
         guard (0...8).contains(prefetchAhead), (0...8).contains(prefetchBehind) else {
             throw ValidationError("--prefetch-ahead and --prefetch-behind must be 0–8")
         }
@@ -236,6 +239,7 @@ struct Previewd: ParsableCommand {
             throw ExitCode(1)
         }
         log(.info, "output \(output): \(audio.format)")
+        if let stream = audio.output as? HTTPStreamOutput { log(.info, "stream \(stream.name): \(stream.url)") }
         var policy = FetchPolicy()
         policy.prefetchAhead = prefetchAhead
         policy.prefetchBehind = prefetchBehind
@@ -313,9 +317,13 @@ struct Previewd: ParsableCommand {
         audio.close()
     }
 
-    /// The options `OutputRegistry` reads.
+    /// The options `OutputRegistry` reads: `--output`'s value split from its settings.
     private var outputOptions: OutputOptions {
-        OutputOptions(output: output, sink: sink, pulseServer: pulseServer, latencyMs: latencyMs, alsaMixer: alsaMixer, alsaFormat: alsaFormat)
+        get throws(OutputValueError) {
+            let (value, settings) = try OutputOptions.split(output)
+            return OutputOptions(output: value, sink: sink, pulseServer: pulseServer, latencyMs: latencyMs, alsaMixer: alsaMixer,
+                                 alsaFormat: alsaFormat, settings: settings)
+        }
     }
 }
 

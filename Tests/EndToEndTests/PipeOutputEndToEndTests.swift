@@ -107,7 +107,7 @@ final class PipeOutputEndToEndTests: DaemonTestCase {   // Sanitizer pass: skipp
             (["--output", "pipe:/nonexistent-folder/fifo"], "does not exist"),
             (["--output", "snapcast://[::1"], "unclosed ["),
             (["--output", "snapcast://127.0.0.1:70000"], "port must be 1–65535"),
-            (["--output", "alsa2"], "must be pulse, alsa[:DEVICE], snapcast://HOST:PORT or pipe:PATH"),
+            (["--output", "alsa2"], "must be pulse, alsa[:DEVICE], snapcast://HOST:PORT, pipe:PATH or http://HOST:PORT/NAME.mp3"),
             (["--output", "alsa:"], "alsa: needs a device name"),
             (["--output", "alsa", "--sink", "null"], "apply to --output pulse only"),
             (["--output", "pulse", "--alsa-mixer", "PCM"], "apply to --output alsa only"),

@@ -13,7 +13,7 @@ final class OutputRegistryTests: XCTestCase {
 
     func testValuesNoOutputClaimsListEveryOutput() {
         for bad in ["alsa2", "", "tcp://127.0.0.1:4953", "Pulse"] {
-            XCTAssertEqual(problem(bad), "--output must be pulse, alsa[:DEVICE], snapcast://HOST:PORT or pipe:PATH (got \(bad))")
+            XCTAssertEqual(problem(bad), "--output must be pulse, alsa[:DEVICE], snapcast://HOST:PORT, pipe:PATH or http://HOST:PORT/NAME.mp3 (got \(bad))")
         }
     }
 

@@ -141,13 +141,15 @@ class MPDReference:
         conf = os.path.join(base, "mpd.conf")
         with open(conf, "w") as f:
             f.write(f'music_directory "{music}"\ndb_file "{base}/db"\nbind_to_address "127.0.0.1"\nport "{port}"\n'
-                    'zeroconf_enabled "no"\nauto_update "no"\n'
-                    f'audio_output {{\n  type "pulse"\n  name "bench"\n  sink "{sink}"\n  server "{server.removeprefix("unix:")}"\n}}\n')
+                    'zeroconf_enabled "no"\nauto_update "no"\n' + self.audio_output(sink, server))
         self.proc = subprocess.Popen(["mpd", "--no-daemon", conf], env=dict(os.environ, PULSE_SERVER=server),
                                      stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         self.mpd = MPDConnection(("127.0.0.1", port), self.proc)
         self.mpd("update")
         while any(l.startswith("updating_db:") for l in self.mpd("status")): time.sleep(0.05)
+    def audio_output(self, sink, server):
+        """mpd.conf's output: the rig's null sink."""
+        return f'audio_output {{\n  type "pulse"\n  name "bench"\n  sink "{sink}"\n  server "{server.removeprefix("unix:")}"\n}}\n'
     def start(self, term, limit=50):
         files = [f"long-{TONES[i % 3]}.m4a" for i in range(limit)] if term == "long tones" else [f"short-{hz}.m4a" for hz in SHORT]
         return self.mpd("clear", *[f'add "{f}"' for f in files], "play 0")

@@ -25,6 +25,8 @@ int cpl_peer_uid(int fd, uid_t *uid);
 
 /// fcntl(F_SETPIPE_SZ): sets the capacity of the pipe `fd`; the capacity set, or -1 with errno.
 int cpl_set_pipe_size(int fd, int bytes);
+/// accept4(fd, NULL, NULL, SOCK_NONBLOCK | SOCK_CLOEXEC): a connection, non-blocking, not inherited.
+int cpl_accept(int fd);
 /// POLLRDHUP: poll's flag for a stream socket whose peer closed its end.
 short cpl_pollrdhup(void);
 

@@ -25,15 +25,18 @@ public struct SnapcastAddress: Equatable, Sendable, CustomStringConvertible {
         (host, port) = try Self.hostAndPort(trimmed)
     }
 
-    private static func hostAndPort(_ authority: Substring) throws(OutputValueError) -> (String, UInt16) {
+    /// Reads `HOST[:PORT]` (an IPv6 address in brackets); `label` starts the messages. Shared with
+    /// `HTTPStreamAddress`.
+    static func hostAndPort(_ authority: Substring, label: String = "snapcast", example: String = "snapcast://127.0.0.1:4953",
+                            defaultPort: UInt16 = defaultPort) throws(OutputValueError) -> (String, UInt16) {
         let host: Substring
         var rest: Substring
         if authority.hasPrefix("[") {
-            guard let close = authority.firstIndex(of: "]") else { throw OutputValueError("snapcast: unclosed [ in \(authority)") }
+            guard let close = authority.firstIndex(of: "]") else { throw OutputValueError("\(label): unclosed [ in \(authority)") }
             host = authority[authority.index(after: authority.startIndex)..<close]
             rest = authority[authority.index(after: close)...]
             guard !host.isEmpty, host.allSatisfy({ $0.isHexDigit || $0 == ":" || $0 == "." }) else {
-                throw OutputValueError("snapcast: [\(host)] is not an IPv6 address")
+                throw OutputValueError("\(label): [\(host)] is not an IPv6 address")
             }
         } else {
             let colon = authority.firstIndex(of: ":") ?? authority.endIndex
@@ -41,15 +44,15 @@ public struct SnapcastAddress: Equatable, Sendable, CustomStringConvertible {
             rest = authority[colon...]
             let allowed = { (c: Character) in c.isASCII && (c.isLetter || c.isNumber || c == "." || c == "-") }
             guard !host.isEmpty, host.allSatisfy(allowed) else {
-                throw OutputValueError("snapcast: the host must be a name or an address, as in snapcast://127.0.0.1:4953 (got \(authority))")
+                throw OutputValueError("\(label): the host must be a name or an address, as in \(example) (got \(authority))")
             }
         }
         guard !rest.isEmpty else { return (String(host), defaultPort) }
-        guard rest.hasPrefix(":") else { throw OutputValueError("snapcast: unexpected \(rest) after the host") }
+        guard rest.hasPrefix(":") else { throw OutputValueError("\(label): unexpected \(rest) after the host") }
         rest = rest.dropFirst()
         guard !rest.isEmpty, rest.count <= 5, rest.allSatisfy(\.isASCII), rest.allSatisfy(\.isNumber),
               let port = UInt16(rest), port > 0 else {
-            throw OutputValueError("snapcast: the port must be 1–65535 (got \(rest))")
+            throw OutputValueError("\(label): the port must be 1–65535 (got \(rest))")
         }
         return (String(host), port)
     }

@@ -3,7 +3,8 @@ import PreviewCore
 /// previewd's options that belong to outputs, as given on the command line; each `OutputRegistry`
 /// entry reads the ones it takes and refuses the others.
 public struct OutputOptions: Sendable {
-    /// `--output`: which output, and where (`pulse`, `alsa:DEVICE`, `snapcast://HOST:PORT`, `pipe:PATH`).
+    /// `--output`: which output, and where (`pulse`, `alsa:DEVICE`, `snapcast://HOST:PORT`, `pipe:PATH`,
+    /// `http://HOST:PORT/NAME.mp3`), without its settings.
     public var output: String
     /// `--sink`: the PulseAudio sink to play on.
     public var sink: String?
@@ -15,16 +16,19 @@ public struct OutputOptions: Sendable {
     public var alsaMixer: String?
     /// `--alsa-format`: RATE:BITS:CHANNELS asked of the ALSA device.
     public var alsaFormat: String?
+    /// The output's own `key=value` settings, given after its value (`OutputOptions.split`).
+    public var settings: [String: String]
 
     /// Options as given; the defaults are previewd's.
     public init(output: String = "pulse", sink: String? = nil, pulseServer: String? = nil, latencyMs: Int = 100,
-                alsaMixer: String? = nil, alsaFormat: String? = nil) {
+                alsaMixer: String? = nil, alsaFormat: String? = nil, settings: [String: String] = [:]) {
         self.output = output
         self.sink = sink
         self.pulseServer = pulseServer
         self.latencyMs = latencyMs
         self.alsaMixer = alsaMixer
         self.alsaFormat = alsaFormat
+        self.settings = settings
     }
 
     /// Throws when PulseAudio's own options were given (for every output but pulse).

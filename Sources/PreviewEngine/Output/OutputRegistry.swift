@@ -29,7 +29,7 @@ public enum OutputRegistry {
     }
 
     /// Every output, in the order the usage line lists them.
-    static let entries: [Entry] = [.pulse, .alsa, .snapcast, .pipe]
+    static let entries: [Entry] = [.pulse, .alsa, .snapcast, .pipe, .http]
 
     /// What is wrong with `options`, as previewd prints it; nil when they may work.
     public static func problem(with options: OutputOptions) -> String? {

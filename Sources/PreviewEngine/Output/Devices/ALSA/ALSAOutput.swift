@@ -166,6 +166,7 @@ extension OutputRegistry.Entry {
     static let alsa = OutputRegistry.Entry(usage: "alsa[:DEVICE]", claims: ALSADeviceSpec.claims) { options in
         let spec = try ALSADeviceSpec(output: options.output, format: options.alsaFormat)
         try options.refusePulseOptions()
+        try options.refuseSettings()
         if let control = options.alsaMixer, control.isEmpty || control.contains("\0") {
             throw OutputValueError("--alsa-mixer needs a control name, as in --alsa-mixer PCM")
         }

@@ -219,6 +219,7 @@ extension OutputRegistry.Entry {
     /// `--output pulse`: PulseAudio, or PipeWire through pipewire-pulse; `--sink` and `--pulse-server` apply.
     static let pulse = OutputRegistry.Entry(usage: "pulse", claims: { $0 == "pulse" }) { options in
         try options.refuseALSAOptions()
+        try options.refuseSettings()
         var configuration = PulseOutput.Configuration(server: options.pulseServer, sink: options.sink)
         configuration.latencyMs = options.latencyMs
         return { [configuration] in PulseOutput(configuration: configuration, format: PulseOutput.sinkFormat(configuration)) }

@@ -44,6 +44,6 @@ extension OutputRegistry.Entry {
         try options.refusePulseOptions()
         try options.refuseALSAOptions()
         if let problem = StreamDestination.problem(withFIFO: fifo.path) { throw OutputValueError("--output \(fifo): \(problem)") }
-        return stream(to: .fifo(path: fifo.path), options)
+        return try stream(to: .fifo(path: fifo.path), options)
     }
 }

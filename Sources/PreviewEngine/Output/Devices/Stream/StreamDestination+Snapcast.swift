@@ -91,6 +91,6 @@ extension OutputRegistry.Entry {
         let address = try SnapcastAddress(parsing: options.output)
         try options.refusePulseOptions()
         try options.refuseALSAOptions()
-        return stream(to: .snapcast(host: address.host, port: address.port), options)
+        return try stream(to: .snapcast(host: address.host, port: address.port), options)
     }
 }

@@ -139,7 +139,8 @@ public final class StreamOutput: AudioOutput, @unchecked Sendable {
 
 extension OutputRegistry.Entry {
     /// What makes a stream output to `destination` with `options`' latency (snapcast and pipe).
-    static func stream(to destination: StreamDestination, _ options: OutputOptions) -> OutputRegistry.Make {
+    static func stream(to destination: StreamDestination, _ options: OutputOptions) throws(OutputValueError) -> OutputRegistry.Make {
+        try options.refuseSettings()
         var configuration = StreamOutput.Configuration()
         configuration.latencyMs = options.latencyMs
         return { [configuration] in StreamOutput(destination: destination, configuration: configuration) }
