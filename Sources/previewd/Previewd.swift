@@ -68,9 +68,9 @@ struct Previewd: ParsableCommand {
     @Option(help: "Storefront, an ISO 3166-1 two-letter country code (US, GB, JP…).")
     var country: String = "US"
 
-    @Option(help: ArgumentHelp("Where the sound goes: pulse (PulseAudio, or PipeWire through pipewire-pulse; the default), alsa[:DEVICE] (an ALSA device, default: default), snapcast://HOST[:PORT] (a snapserver tcp source in server mode; port 4953 by default) or pipe:PATH (a FIFO, e.g. snapserver's pipe source); the last two carry s16le 48 kHz stereo. Previews are decoded at the rate the output takes (PulseAudio: the sink's; ALSA: the device's, 44.1 kHz preferred), so one at that rate is not resampled.",
-                               valueName: "OUTPUT"))
-    var output = "pulse"
+    @Option(help: ArgumentHelp("Where the sound goes: pulse (PulseAudio, or PipeWire through pipewire-pulse; the default), alsa[:DEVICE] (an ALSA device, default: default), snapcast://HOST[:PORT] (a snapserver tcp source in server mode; port 4953 by default) or pipe:PATH (a FIFO, e.g. snapserver's pipe source); the last two carry s16le 48 kHz stereo. Repeat it to play to several at once (ids 0, 1… in the order given); each may carry its own options after commas: name=NAME (MPD's outputname) for all, sink= and server= for pulse, mixer= and format= for alsa, as in --output pulse,sink=NAME,name=Speakers. Previews are decoded at the rate the first device output takes (PulseAudio: the sink's; ALSA: the device's, 44.1 kHz preferred), so one at that rate is not resampled; an output at another rate gets converted copies.",
+                               valueName: "OUTPUT[,KEY=VALUE]..."))
+    var output: [String] = []
 
     @Option(help: "PulseAudio sink to play on (default: the server's default sink).")
     var sink: String?
@@ -188,7 +188,9 @@ struct Previewd: ParsableCommand {
         guard CountryCode.isValid(country) else {
             throw ValidationError("--" + CountryCode.problem(country))
         }
-        if let problem = OutputRegistry.problem(with: outputOptions) { throw ValidationError(problem) }
+        let outputs: [OutputOptions]
+        do throws(OutputValueError) { outputs = try outputOptions() } catch { throw ValidationError(error.description) }
+        if let problem = OutputRegistry.problem(with: outputs) { throw ValidationError(problem) }
         guard (0...8).contains(prefetchAhead), (0...8).contains(prefetchBehind) else {
             throw ValidationError("--prefetch-ahead and --prefetch-behind must be 0–8")
         }
@@ -231,11 +233,11 @@ struct Previewd: ParsableCommand {
             }
         }
         let audio: OutputSequencer
-        do throws(OutputValueError) { audio = try OutputRegistry.makeSequencer(outputOptions) } catch {
+        do throws(OutputValueError) { audio = try OutputRegistry.makeSequencer(try outputOptions()) } catch {
             log(.error, "cannot start the output: \(error)")
             throw ExitCode(1)
         }
-        log(.info, "output \(output): \(audio.format)")
+        log(.info, "output \(output.isEmpty ? "pulse" : output.joined(separator: " + ")): \(audio.format)")
         var policy = FetchPolicy()
         policy.prefetchAhead = prefetchAhead
         policy.prefetchBehind = prefetchBehind
@@ -313,9 +315,10 @@ struct Previewd: ParsableCommand {
         audio.close()
     }
 
-    /// The options `OutputRegistry` reads.
-    private var outputOptions: OutputOptions {
-        OutputOptions(output: output, sink: sink, pulseServer: pulseServer, latencyMs: latencyMs, alsaMixer: alsaMixer, alsaFormat: alsaFormat)
+    /// The options `OutputRegistry` reads, one per `--output` (pulse when none is given).
+    private func outputOptions() throws(OutputValueError) -> [OutputOptions] {
+        try OutputRegistry.outputs(output, base: OutputOptions(sink: sink, pulseServer: pulseServer, latencyMs: latencyMs,
+                                                               alsaMixer: alsaMixer, alsaFormat: alsaFormat))
     }
 }
 

@@ -48,6 +48,7 @@ public enum MPDCommandTable {
         MPDCommand("noidle", .read, 0, 0, MPDCommands.handledByProtocol),
         MPDCommand("notcommands", .none, 0, 0, MPDCommands.notcommands),
         MPDCommand("outputs", .read, 0, 0, MPDCommands.outputs),
+        MPDCommand("outputset", .admin, 3, 3, MPDCommands.outputset),
         MPDCommand("partition", .read, 1, 1, MPDCommands.partition),
         MPDCommand("password", .none, 1, 1, MPDCommands.password),
         MPDCommand("pause", .control, 0, 1, MPDCommands.pause),

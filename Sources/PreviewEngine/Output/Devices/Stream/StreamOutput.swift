@@ -43,7 +43,7 @@ public final class StreamOutput: AudioOutput, @unchecked Sendable {
 
     enum Link { case idle, connecting, ready(Int32), waitingToRetry(UInt64) }
     var link = Link.idle
-    weak var source: OutputSequencer?
+    weak var source: (any OutputSource)?
     var wanted = false                        // kicked once: connect and stay connected
     var backoff: ReconnectBackoff
     var closed = false
@@ -86,7 +86,7 @@ public final class StreamOutput: AudioOutput, @unchecked Sendable {
 
     public func withLock<T>(_ body: () -> T) -> T { lock.withLock(body) }
 
-    public func attach(_ source: OutputSequencer) {
+    public func attach(_ source: any OutputSource) {
         lock.withLock { self.source = source }
     }
 
