@@ -82,6 +82,9 @@ public final class OutputGroup: AudioOutput, @unchecked Sendable {
                     if member.id == old { settleFollower(member) } else { member.device.withLock { settleFollower(member) } }
                 }
             }
+            // The new clock starts pulling only now, with the old one's lock let go: a device may pull
+            // inside its kick (PulseAudio writes at once), and its pull copies to the old one.
+            withLock { if !paused { clock.device.kick() } }
             applyVolume()
         }
     }
@@ -92,8 +95,11 @@ public final class OutputGroup: AudioOutput, @unchecked Sendable {
     func clockLost(_ member: OutputMember, _ why: String) {
         let winner = OutputClock.elect(candidates(), current: member.id)
         guard winner != member.id else { source?.outputLost(why); return }
-        members[winner].device.withLock { moveClock(from: member.id, to: winner) }
         member.forget()
+        members[winner].device.withLock {
+            moveClock(from: member.id, to: winner)
+            if !paused { members[winner].device.kick() }   // its pulls pass over the lost one, whose lock is held here
+        }
     }
 
     /// The outputs as the election sees them. Reading another member's flags without its lock is a
@@ -105,13 +111,13 @@ public final class OutputGroup: AudioOutput, @unchecked Sendable {
 
     /// Both devices' locks held: `new` keeps the clock from now on, at the sequencer's pause state:
     /// it plays what it had queued, then pulls on from the sequencer, so its listener hears no skip.
-    /// `old` becomes a follower (`settleFollower` cuts it off when it was switched off).
+    /// `old` becomes a follower (`settleFollower` cuts it off when it was switched off). The caller
+    /// kicks the new clock once it may pull.
     private func moveClock(from old: Int, to new: Int) {
         let next = members[new]
         clockGuard.withLock { clockIndex = new }
         next.pausing = false
         next.device.setPaused(paused)
-        if !paused { next.device.kick() }
     }
 
     /// A follower's device lock (and the clock's) held: fed and at the group's pause state, or cut off.
@@ -136,7 +142,11 @@ public final class OutputGroup: AudioOutput, @unchecked Sendable {
         let got = source.pull(into: destination, frames: frames)
         inPull = false
         if got > 0 {
-            for member in members where member !== clock { member.device.withLock { member.receive(destination, frames: got) } }
+            // A lost one gets nothing (its queue would only fill; and a lost clock's lock is held while
+            // the clock moves, so it is never taken here).
+            for member in members where member !== clock && member.reachable {
+                member.device.withLock { member.receive(destination, frames: got) }
+            }
         }
         if let owed = owedFollowerPause {
             owedFollowerPause = nil
