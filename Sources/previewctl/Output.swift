@@ -35,6 +35,13 @@ enum Output {
         JSONLine.encode(value).map { TerminalText.escapedJSON(String(decoding: $0.dropLast(), as: UTF8.self)) } ?? "null"
     }
 
+    /// `previewctl outputs`: a line per output: id, on/off, MPD's plugin name, name; `*` marks the clock.
+    static func outputs(_ s: StatusReport) -> String {
+        s.outputs.map { o in
+            "\(o.clock ? "*" : " ") \(o.id)  \(o.enabled ? "on " : "off")  \(o.plugin + String(repeating: " ", count: max(0, 8 - o.plugin.count)))  \(TerminalText.sanitized(o.name))"
+        }.joined(separator: "\n")
+    }
+
     /// The human form of a status report.
     static func status(_ s: StatusReport) -> String {
         let symbol = ["playing": "▶", "paused": "⏸", "loading": "…", "stopped": "■", "idle": "·"][s.state.rawValue] ?? ""
@@ -50,7 +57,9 @@ enum Output {
                                                              : "\(DisplayText.clock(s.positionMs)) / \(DisplayText.clock(s.durationMs))"))
         }
         var modes = ["volume \(s.volume)%" + (s.muted ? " (muted)" : "")]
-        if !s.outputEnabled { modes.append("output off (silent)") }
+        if !s.outputEnabled { modes.append("output off (silent)") } else if s.outputs.contains(where: { !$0.enabled }) {
+            modes.append("outputs " + s.outputs.filter(\.enabled).map { TerminalText.sanitized($0.name) }.joined(separator: ", "))
+        }
         if s.normalization == .off { modes.append("normalize off") }
         if s.repeat != .off { modes.append("repeat \(s.repeat.rawValue)") }
         if s.shuffle { modes.append("shuffle") }

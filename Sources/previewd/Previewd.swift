@@ -69,9 +69,9 @@ struct Previewd: ParsableCommand {
     @Option(help: "Storefront, an ISO 3166-1 two-letter country code (US, GB, JP…).")
     var country: String = "US"
 
-    @Option(help: ArgumentHelp("Where the sound goes: pulse (PulseAudio, or PipeWire through pipewire-pulse; the default), alsa[:DEVICE] (an ALSA device, default: default), snapcast://HOST[:PORT] (a snapserver tcp source in server mode; port 4953 by default) or pipe:PATH (a FIFO, e.g. snapserver's pipe source); those two carry s16le 48 kHz stereo; or http://HOST:PORT/NAME.mp3 (or .ogg, .opus: Opus) for an HTTP stream any player can open, as MPD's httpd output, with settings after commas: bitrate=KBIT, listeners=N (16), name=TEXT, secret=TEXT (needed beyond loopback; generated and kept in the config folder when not given). Previews are decoded at the rate the output takes (PulseAudio: the sink's; ALSA: the device's, 44.1 kHz preferred), so one at that rate is not resampled.",
-                               valueName: "OUTPUT"))
-    var output = "pulse"
+    @Option(help: ArgumentHelp("Where the sound goes: pulse (PulseAudio, or PipeWire through pipewire-pulse; the default), alsa[:DEVICE] (an ALSA device, default: default), snapcast://HOST[:PORT] (a snapserver tcp source in server mode; port 4953 by default) or pipe:PATH (a FIFO, e.g. snapserver's pipe source), the last two carrying s16le 48 kHz stereo; or http://HOST:PORT/NAME.mp3 (or .ogg, .opus: Opus) for an HTTP stream any player can open, as MPD's httpd output. Repeat it to play to several at once (ids 0, 1… in the order given); each may carry its own options after commas: name=NAME (MPD's outputname) for all, sink= and server= for pulse, mixer= and format= for alsa, bitrate=KBIT, listeners=N (16) and secret=TEXT (needed beyond loopback; generated and kept in the config folder when not given) for http, as in --output pulse,sink=NAME,name=Speakers. Previews are decoded at the rate the first device output takes (PulseAudio: the sink's; ALSA: the device's, 44.1 kHz preferred), so one at that rate is not resampled; an output at another rate gets converted copies.",
+                               valueName: "OUTPUT[,KEY=VALUE]..."))
+    var output: [String] = []
 
     @Option(help: "PulseAudio sink to play on (default: the server's default sink).")
     var sink: String?
@@ -189,9 +189,9 @@ struct Previewd: ParsableCommand {
         guard CountryCode.isValid(country) else {
             throw ValidationError("--" + CountryCode.problem(country))
         }
-        let options: OutputOptions
-        do throws(OutputValueError) { options = try outputOptions } catch { throw ValidationError(error.description) }
-        if let problem = OutputRegistry.problem(with: options) { throw ValidationError(problem) }
+        let outputs: [OutputOptions]
+        do throws(OutputValueError) { outputs = try outputOptions() } catch { throw ValidationError(error.description) }
+        if let problem = OutputRegistry.problem(with: outputs) { throw ValidationError(problem) }
         guard (0...8).contains(prefetchAhead), (0...8).contains(prefetchBehind) else {
             throw ValidationError("--prefetch-ahead and --prefetch-behind must be 0–8")
         }
@@ -234,12 +234,14 @@ struct Previewd: ParsableCommand {
             }
         }
         let audio: OutputSequencer
-        do throws(OutputValueError) { audio = try OutputRegistry.makeSequencer(outputOptions) } catch {
+        do throws(OutputValueError) { audio = try OutputRegistry.makeSequencer(try outputOptions()) } catch {
             log(.error, "cannot start the output: \(error)")
             throw ExitCode(1)
         }
-        log(.info, "output \(output): \(audio.format)")
-        if let stream = audio.output as? HTTPStreamOutput { log(.info, "stream \(stream.name): \(stream.url)") }
+        log(.info, "output \(output.isEmpty ? "pulse" : output.joined(separator: " + ")): \(audio.format)")
+        for member in (audio.output as? OutputGroup)?.members ?? [] {
+            if let stream = member.device as? HTTPStreamOutput { log(.info, "stream \(stream.name): \(stream.url)") }
+        }
         var policy = FetchPolicy()
         policy.prefetchAhead = prefetchAhead
         policy.prefetchBehind = prefetchBehind
@@ -317,13 +319,10 @@ struct Previewd: ParsableCommand {
         audio.close()
     }
 
-    /// The options `OutputRegistry` reads: `--output`'s value split from its settings.
-    private var outputOptions: OutputOptions {
-        get throws(OutputValueError) {
-            let (value, settings) = try OutputOptions.split(output)
-            return OutputOptions(output: value, sink: sink, pulseServer: pulseServer, latencyMs: latencyMs, alsaMixer: alsaMixer,
-                                 alsaFormat: alsaFormat, settings: settings)
-        }
+    /// The options `OutputRegistry` reads, one per `--output` (pulse when none is given).
+    private func outputOptions() throws(OutputValueError) -> [OutputOptions] {
+        try OutputRegistry.outputs(output, base: OutputOptions(sink: sink, pulseServer: pulseServer, latencyMs: latencyMs,
+                                                               alsaMixer: alsaMixer, alsaFormat: alsaFormat))
     }
 }
 

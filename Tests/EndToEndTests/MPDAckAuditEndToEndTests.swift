@@ -66,7 +66,8 @@ final class MPDAckAuditEndToEndTests: DaemonTestCase {
         Case("albumart {missing} 0"), Case("albumart {songfolder} 0"), Case("readpicture {songfolder} 0"), Case("albumart {song} 99999999"), Case("albumart {song} x"), Case("readpicture {missing} 0"),
         Case("readpicture {song} x"),
         // OutputCommands.cxx, PartitionCommands.cxx
-        Case("enableoutput 5"), Case("disableoutput x"), Case("toggleoutput 5"), Case("partition nope"),
+        Case("enableoutput 5"), Case("disableoutput x"), Case("toggleoutput 5"), Case("outputset 0 dop 1"), Case("outputset 5 dop 1"),
+        Case("outputset 0"), Case("partition nope"),
         // ClientCommands.cxx, TagCommands: the connection's own.
         Case("binarylimit 10"), Case("binarylimit x"), Case("tagtypes enable nosuchtag"), Case("tagtypes nonsense"),
         Case("idle nosuchsubsystem"), Case("password wrong"), Case("command_list_end"), Case("ping"),

@@ -16,13 +16,29 @@ final class OutputStateTests: XCTestCase {
 
     func testDisabledIsSilentWithItsVolumeKept() {
         var output = OutputState()
-        XCTAssertTrue(output.setEnabled(nil))   // toggles
+        XCTAssertEqual(output.setEnabled(nil, id: nil), [0])   // toggles
         XCTAssertFalse(output.enabled)
         XCTAssertTrue(output.silenced)
-        XCTAssertFalse(output.setEnabled(false))
-        XCTAssertTrue(output.setEnabled(true))
+        XCTAssertEqual(output.setEnabled(false, id: nil), [])
+        XCTAssertEqual(output.setEnabled(true, id: nil), [0])
         XCTAssertFalse(output.silenced)
         XCTAssertEqual(output.volume, 100)
+    }
+
+    /// Several outputs: each switched alone; silent only when every one is off; with no id, all
+    /// at once (a toggle of all turns them all on when none is, else all off).
+    func testEachOutputIsSwitchedOnItsOwn() {
+        var output = OutputState()
+        output.configure(outputs: 3)
+        XCTAssertEqual(output.switches, [true, true, true])
+        XCTAssertEqual(output.setEnabled(false, id: 1), [1])
+        XCTAssertEqual(output.setEnabled(nil, id: 1), [1], "toggled back")
+        XCTAssertEqual(output.setEnabled(false, id: 0), [0])
+        XCTAssertFalse(output.silenced, "two still sound")
+        XCTAssertEqual(output.setEnabled(nil, id: nil), [1, 2], "some on: a toggle of all turns them off")
+        XCTAssertTrue(output.silenced)
+        XCTAssertEqual(output.setEnabled(nil, id: nil), [0, 1, 2])
+        XCTAssertEqual(output.switches, [true, true, true])
     }
 
     func testCrossfadeChangesOnce() {

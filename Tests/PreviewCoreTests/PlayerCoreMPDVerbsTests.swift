@@ -46,16 +46,31 @@ final class PlayerCoreMPDVerbsTests: XCTestCase {
     func testADisabledOutputIsSilentTheClockRunsAndTheVolumeIsKept() throws {
         var core = playing()
         _ = core.changeVolume(.set(40))
-        XCTAssertEqual(core.setOutput(enabled: false), [.setVolume(40, muted: true), .notify(.outputEnabled(false))])
+        XCTAssertEqual(core.setOutput(enabled: false), [.setOutputs([false]), .setVolume(40, muted: true), .notify(.outputEnabled(false, id: 0))])
         XCTAssertEqual(core.transport.state, .playing(item: 1), "the clock runs")
         XCTAssertEqual(core.changeVolume(.set(50)), [.setVolume(50, muted: true), .notify(.volume(50, muted: false))], "still silent")
-        XCTAssertEqual(core.setOutput(enabled: nil), [.setVolume(50, muted: false), .notify(.outputEnabled(true))], "toggled back")
+        XCTAssertEqual(core.setOutput(enabled: nil), [.setOutputs([true]), .setVolume(50, muted: false), .notify(.outputEnabled(true, id: 0))],
+                       "toggled back")
         XCTAssertTrue(core.setOutput(enabled: true).isEmpty)
         XCTAssertFalse(core.muted)
         // Disabled, the output lost and back (a sound server's restart): it stays silent.
         _ = core.setOutput(enabled: false)
         _ = core.handle(.outputLost("gone", heardMs: 700))
         XCTAssertTrue(core.handle(.outputBack).contains(.setVolume(50, muted: true)))
+    }
+
+    /// Several outputs: one switched off leaves the sound on; the last one off silences the clock's.
+    func testEachOutputSwitchesAloneAndTheLastOffSilences() throws {
+        var core = playing()
+        core.configureOutputs(2)
+        XCTAssertEqual(try core.setOutput(id: 1, enabled: false), [.setOutputs([true, false]), .notify(.outputEnabled(false, id: 1))])
+        XCTAssertEqual(try core.setOutput(id: 0, enabled: nil),
+                       [.setOutputs([false, false]), .setVolume(100, muted: true), .notify(.outputEnabled(false, id: 0))])
+        XCTAssertEqual(core.setOutput(enabled: true),
+                       [.setOutputs([true, true]), .setVolume(100, muted: false), .notify(.outputEnabled(true, id: 0)), .notify(.outputEnabled(true, id: 1))])
+        XCTAssertThrowsError(try core.setOutput(id: 2, enabled: true)) { error in
+            XCTAssertEqual((error as? ControlError)?.message, "no output 2 (there are 2)")
+        }
     }
 
     func testPriorityInQueueOrderKeepsTheNeighbours() throws {

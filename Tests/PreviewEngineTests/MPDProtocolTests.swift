@@ -71,6 +71,8 @@ final class MPDProtocolTests: XCTestCase {
             ("nosuchcommand", 0, all, MPDError(.unknown, "unknown command \"nosuchcommand\"")),
             ("addid", 3, all, MPDError(.arg, "too many arguments for \"addid\"")),
             ("addid", 0, all, MPDError(.arg, "too few arguments for \"addid\"")),
+            ("outputset", 1, all, MPDError(.arg, "wrong number of arguments for \"outputset\"")),
+            ("enableoutput", 2, all, MPDError(.arg, "wrong number of arguments for \"enableoutput\"")),
             ("play", 0, guest, MPDError(.permission, "you don't have permission for \"play\"")),
         ]
         for (name, count, may, expected) in cases {

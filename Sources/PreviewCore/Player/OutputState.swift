@@ -7,8 +7,11 @@ public struct OutputState: Equatable, Sendable {
     public internal(set) var volume = 100
     /// Muted (the volume is kept for when it is not).
     public internal(set) var muted = false
-    /// The output sounds (MPD's `enableoutput`), or plays silently, its clock running (`disableoutput`).
-    public internal(set) var enabled = true
+    /// Each output's switch, by id (MPD's `outputenabled`): fed, or not (`disableoutput N`). One
+    /// output until the engine says how many it has.
+    public internal(set) var switches = [true]
+    /// Some output sounds; with none, the one keeping the clock plays silently, the position running.
+    public var enabled: Bool { switches.contains(true) }
     /// Seconds consecutive tracks overlap by (0–15; 0: the gapless join).
     public internal(set) var crossfadeSeconds = 0
     /// The slot the output is playing (set by `play` and by the output moving on by itself).
@@ -29,12 +32,19 @@ public struct OutputState: Equatable, Sendable {
         return true
     }
 
-    /// Makes the output sound or play silently (nil toggles); false when that is already so.
-    mutating func setEnabled(_ on: Bool?) -> Bool {
-        let on = on ?? !enabled
-        guard on != enabled else { return false }
-        enabled = on
-        return true
+    /// The engine has `count` outputs, each on.
+    mutating func configure(outputs count: Int) {
+        switches = Array(repeating: true, count: max(1, count))
+    }
+
+    /// Turns output `id` on or off (nil toggles it), or every output when `id` is nil (nil toggles
+    /// them as one: all on when none is, else all off); the ids that changed.
+    mutating func setEnabled(_ on: Bool?, id: Int?) -> [Int] {
+        let ids = id.map { [$0] } ?? Array(switches.indices)
+        let on = on ?? (id.map { !switches[$0] } ?? !enabled)
+        let changed = ids.filter { switches[$0] != on }
+        for id in changed { switches[id] = on }
+        return changed
     }
 
     /// Sets the crossfade; false when it is already `seconds`.

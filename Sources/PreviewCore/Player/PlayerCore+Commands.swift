@@ -66,11 +66,29 @@ extension PlayerCore {
         return [.setVolume(level, muted: silenced), .notify(.volume(level, muted: muted))]
     }
 
-    /// Makes the output sound or play silently (nil toggles); the clock runs either way, as MPD's
-    /// one output disabled. The volume and mute are kept for when it sounds again.
+    /// Makes every output sound or play silently (nil toggles them as one); the clock runs either
+    /// way, as MPD's one output disabled. The volume and mute are kept for when they sound again.
     public mutating func setOutput(enabled: Bool?) -> [Effect] {
-        guard output.setEnabled(enabled) else { return [] }
-        return [.setVolume(volume, muted: silenced), .notify(.outputEnabled(outputEnabled))]
+        switchOutputs(enabled, id: nil)
+    }
+
+    /// Turns output `id` on or off (nil toggles it), MPD's `enableoutput N`; the others play on.
+    public mutating func setOutput(id: Int, enabled: Bool?) throws(ControlError) -> [Effect] {
+        guard output.switches.indices.contains(id) else { throw ControlError(.badArgument, "no output \(id) (there are \(output.switches.count))") }
+        return switchOutputs(enabled, id: id)
+    }
+
+    /// The engine has `count` outputs (ids 0..<count), each on; called once, at start.
+    public mutating func configureOutputs(_ count: Int) {
+        output.configure(outputs: count)
+    }
+
+    private mutating func switchOutputs(_ enabled: Bool?, id: Int?) -> [Effect] {
+        let wasSilenced = silenced
+        let changed = output.setEnabled(enabled, id: id)
+        guard !changed.isEmpty else { return [] }
+        let volume: [Effect] = silenced != wasSilenced ? [.setVolume(self.volume, muted: silenced)] : []
+        return [.setOutputs(output.switches)] + volume + changed.map { .notify(.outputEnabled(output.switches[$0], id: $0)) }
     }
 
     /// What the output is told: silent while muted or disabled.

@@ -137,6 +137,8 @@ public struct PlayerCore: Equatable, Sendable {
         case setVolume(Int, muted: Bool)
         /// Consecutive tracks overlap by this many seconds (0: the gapless join).
         case setCrossfade(Int)
+        /// Each output fed or not, by id (the engine moves the clock if it must).
+        case setOutputs([Bool])
         /// Fetch whatever of these artwork URLs is not cached (reported as `.artworkArrived`).
         case fetchArtwork([String])
         /// Fetch and append the next page of the last search (end with `pageArrived`/`pageFailed`).

@@ -22,11 +22,15 @@ public struct SavedState: Codable, Equatable, Sendable {
     public var crossfade: Int?
     /// false: the output was made silent (MPD's `disableoutput`); nil in files written before.
     public var outputEnabled: Bool?
+    /// Each output's switch by its name (MPD's state file keeps `audio_device_state:1:NAME`); nil in
+    /// files written before there were several.
+    public var outputs: [String: Bool]?
     /// The shuffled play order as queue indexes; nil: the queue's own order.
     public var order: [Int]?
 
     public init(count: Int, current: Int?, positionMs: Int, volume: Int, muted: Bool, repeat: RepeatMode,
-                single: SingleMode, consume: Bool, crossfade: Int? = nil, outputEnabled: Bool? = nil, order: [Int]?) {
+                single: SingleMode, consume: Bool, crossfade: Int? = nil, outputEnabled: Bool? = nil, outputs: [String: Bool]? = nil,
+                order: [Int]?) {
         self.count = count
         self.current = current
         self.positionMs = positionMs
@@ -37,6 +41,7 @@ public struct SavedState: Codable, Equatable, Sendable {
         self.consume = consume
         self.crossfade = crossfade
         self.outputEnabled = outputEnabled
+        self.outputs = outputs
         self.order = order
     }
 }

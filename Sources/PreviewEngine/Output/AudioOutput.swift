@@ -18,7 +18,7 @@ public protocol AudioOutput: AnyObject, Sendable {
     /// Runs `body` holding the lock the device thread holds whenever it pulls. Not reentrant.
     func withLock<T>(_ body: () -> T) -> T
     /// Whom to pull from and report to; called once, before anything else. Kept weakly.
-    func attach(_ source: OutputSequencer)
+    func attach(_ source: any OutputSource)
     /// Lock held: there is something to play: connect if needed and pull now (or on the device thread, soon).
     func kick()
     /// Lock held, possibly from inside a pull: paused, the device plays what it holds (the sequencer

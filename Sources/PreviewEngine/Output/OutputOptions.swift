@@ -6,6 +6,9 @@ public struct OutputOptions: Sendable {
     /// `--output`: which output, and where (`pulse`, `alsa:DEVICE`, `snapcast://HOST:PORT`, `pipe:PATH`,
     /// `http://HOST:PORT/NAME.mp3`), without its settings.
     public var output: String
+    /// The pairs after the value (`--output pulse,sink=foo,name=Speakers`): this output's own options
+    /// (`OutputOptions+Settings.swift`).
+    public var settings: [String: String] = [:]
     /// `--sink`: the PulseAudio sink to play on.
     public var sink: String?
     /// `--pulse-server`: the PulseAudio server.

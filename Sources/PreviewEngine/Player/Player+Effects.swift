@@ -42,6 +42,7 @@ extension Player {
             case .estimateLoudness(let id): estimateLoudness(id)
             case .setVolume(let level, let muted): sequencer.setVolume(level, muted: muted)
             case .setCrossfade(let seconds): sequencer.setCrossfade(milliseconds: seconds * 1000)
+            case .setOutputs(let switches): outputGroup?.setEnabled(switches)
             case .fetchArtwork(let urls): learned += fetchArtwork(urls)
             case .fetchNextPage: fetchNextPage()
             case .logFailure(let line): log(.warning, line)

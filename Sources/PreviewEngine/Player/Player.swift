@@ -95,7 +95,9 @@ public actor Player {
         decisions.autopage = autopage
         decisions.localOrigin = fetcher.localOrigin
         decisions.heads = policy.heads
-        core = PlayerCore(policy: decisions)
+        var made = PlayerCore(policy: decisions)
+        made.configureOutputs((sequencer.output as? OutputGroup)?.members.count ?? 1)
+        core = made
         // `--crossfade`, before anything plays (a saved one comes later, through the verbs).
         if let effects = try? core.setCrossfade(crossfadeSeconds), !effects.isEmpty { sequencer.setCrossfade(milliseconds: crossfadeSeconds * 1000) }
     }
@@ -182,6 +184,7 @@ public actor Player {
         case .setPriority(let priority, let refs): run(try core.setPriority(priority, of: refs))
         case .clearError: run(core.clearError())
         case .setOutput(let enabled): run(core.setOutput(enabled: enabled))
+        case .switchOutput(let output, let enabled): run(try core.setOutput(id: output, enabled: enabled))
         case .setNormalization(let mode): run(core.setNormalization(mode))
         case .subscribe: throw ControlError(.badRequest, "subscribe is answered by the socket server")
         case .play(let item, let startMs, let paused): run(try core.play(item, startMs: startMs, paused: paused))
@@ -234,6 +237,7 @@ public actor Player {
         report.single = core.transport.single
         report.consume = core.transport.consume
         report.outputEnabled = core.outputEnabled
+        report.outputs = outputReports()
         report.normalization = core.policy.normalization.mode
         report.crossfade = core.crossfadeSeconds
         report.marked = lists?.isMarked(item?.track.trackId) ?? false

@@ -13,16 +13,20 @@ final class MemoryOutput: AudioOutput, @unchecked Sendable {   // `source` and `
         var kicks = 0
         var cancels = 0
         var paused = true
+        var volume = (percent: 100, muted: false)
     }
 
-    let format = PCMFormat(sampleRate: 48_000, channels: 1)
+    let format: PCMFormat
     private let lock = Lock()
-    private weak var source: OutputSequencer?
+    private weak var source: (any OutputSource)?
     private var state = State()
     private var heardWaiters: [@Sendable () -> Void] = []
 
+    /// A device taking `format` (48 kHz mono unless a test needs another).
+    init(format: PCMFormat = PCMFormat(sampleRate: 48_000, channels: 1)) { self.format = format }
+
     func withLock<T>(_ body: () -> T) -> T { lock.withLock(body) }
-    func attach(_ source: OutputSequencer) { lock.withLock { self.source = source } }
+    func attach(_ source: any OutputSource) { lock.withLock { self.source = source } }
     func kick() { state.kicks += 1 }
     func setPaused(_ paused: Bool) { state.paused = paused }
     func cancel() {
@@ -35,7 +39,7 @@ final class MemoryOutput: AudioOutput, @unchecked Sendable {   // `source` and `
     func whenHeard(_ done: @escaping @Sendable () -> Void) {
         if state.paused, state.delay > 0 { heardWaiters.append(done) } else { done() }
     }
-    func setVolume(_ percent: Int, muted: Bool) {}
+    func setVolume(_ percent: Int, muted: Bool) { lock.withLock { state.volume = (percent, muted) } }
     func close() {}
 
     /// Pulls up to `frames` frames as the device thread would; returns those it got.

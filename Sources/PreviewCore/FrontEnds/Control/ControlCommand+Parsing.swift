@@ -143,9 +143,14 @@ extension ControlCommand {
     }
 
     static func output(args: [String: JSONValue]) throws(ControlError) -> ControlCommand {
-        guard let enabled = args["enabled"], enabled != .null else { return .setOutput(enabled: nil) }
-        guard let value = enabled.boolValue else { throw ControlError(.badArgument, "\"enabled\" must be true or false") }
-        return .setOutput(enabled: value)
+        var value: Bool?
+        if let enabled = args["enabled"], enabled != .null {
+            guard let on = enabled.boolValue else { throw ControlError(.badArgument, "\"enabled\" must be true or false") }
+            value = on
+        }
+        guard let id = args["id"], id != .null else { return .setOutput(enabled: value) }
+        guard let number = id.intValue, number >= 0 else { throw ControlError(.badArgument, "\"id\" must be an output's id (0, 1…)") }
+        return .switchOutput(id: number, enabled: value)
     }
 
     static func normalize(args: [String: JSONValue]) throws(ControlError) -> ControlCommand {

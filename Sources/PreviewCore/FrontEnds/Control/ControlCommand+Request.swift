@@ -65,6 +65,10 @@ extension ControlCommand {
             return ControlRequest(id: id, verb: .priority, args: ["priority": .number(Double(priority)), "ids": .array(ids)])
         case .clearError: return ControlRequest(id: id, verb: .clearerror)
         case .setOutput(let enabled): return ControlRequest(id: id, verb: .output, args: enabled.map { ["enabled": .bool($0)] })
+        case .switchOutput(let output, let enabled):
+            var args: [String: JSONValue] = ["id": .number(Double(output))]
+            if let enabled { args["enabled"] = .bool(enabled) }
+            return ControlRequest(id: id, verb: .output, args: args)
         case .setNormalization(let mode): return ControlRequest(id: id, verb: .normalize, args: ["mode": .string(mode.rawValue)])
         case .subscribe(let position): return ControlRequest(id: id, verb: .subscribe, args: ["position": .bool(position)])
         case .play(let item, let startMs, let paused):

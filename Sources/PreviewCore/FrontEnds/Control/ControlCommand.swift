@@ -38,6 +38,8 @@ public enum ControlCommand: Equatable, Sendable {
     case clearError
     /// Make the output sound, or play silently with its clock running (nil toggles).
     case setOutput(enabled: Bool?)
+    /// Turn output `id` on or off (nil toggles it); the others play on.
+    case switchOutput(id: Int, enabled: Bool?)
     /// Loudness normalisation per track or off, from now on (as `--normalize`).
     case setNormalization(LoudnessNormalization.Mode)
     /// Reorder the queue's items from `start` up to `end` (all when nil) at random, as one change.

@@ -13,8 +13,8 @@ public enum ControlEvent: Equatable, Sendable {
     /// The audio output went away (why) or came back.
     case outputLost(String)
     case outputBack
-    /// The output was made to sound again, or to play silently (its clock running).
-    case outputEnabled(Bool)
+    /// Output `id` was turned on or off (the last one off: it plays silently, its clock running).
+    case outputEnabled(Bool, id: Int = 0)
     /// Loudness normalisation was set per track or off.
     case normalization(LoudnessNormalization.Mode)
     /// Volume or mute changed.
@@ -70,8 +70,8 @@ extension ControlEvent: Encodable {
             try put("event", "output"); try put("state", "lost"); try put("reason", why)
         case .outputBack:
             try put("event", "output"); try put("state", "ok")
-        case .outputEnabled(let on):
-            try put("event", "output"); try put("state", on ? "enabled" : "disabled")
+        case .outputEnabled(let on, let id):
+            try put("event", "output"); try put("state", on ? "enabled" : "disabled"); try put("id", id)
         case .normalization(let mode):
             try put("event", "normalization"); try put("mode", mode.rawValue)
         case .volume(let level, let muted):

@@ -56,8 +56,11 @@ public struct StatusReport: Codable, Equatable, Sendable {
     public var audio: String?
     /// The current track's artwork, once fetched: the path of the cached JPEG or PNG file.
     public var artwork: String?
-    /// The output sounds; false: it plays silently, its clock running (`output {"enabled": false}`).
+    /// Some output sounds; false: the one keeping the clock plays silently, its clock running
+    /// (`output {"enabled": false}`).
     public var outputEnabled: Bool = true
+    /// Every output, by id, each on or off (MPD's `outputs`).
+    public var outputs: [OutputReport] = []
     /// Loudness normalisation: `track` or `off`.
     public var normalization: LoudnessNormalization.Mode = .track
     /// Playback holds at a track whose preview's host does not answer (the network is away):
@@ -67,7 +70,7 @@ public struct StatusReport: Codable, Equatable, Sendable {
     private enum CodingKeys: String, CodingKey {
         case state, index, id, queueVersion, positionMs, durationMs, queueLength, track, error, output
         case buffering, volume, muted, `repeat`, shuffle, slots, switchMicroseconds, loudness, hasNext, artwork
-        case nextId, nextIndex, single, consume, crossfade, marked, audio, outputEnabled, normalization, waiting
+        case nextId, nextIndex, single, consume, crossfade, marked, audio, outputEnabled, outputs, normalization, waiting
     }
 
     public init(from decoder: any Decoder) throws {
@@ -100,6 +103,7 @@ public struct StatusReport: Codable, Equatable, Sendable {
         marked = try c.decodeIfPresent(Bool.self, forKey: .marked) ?? false
         audio = try c.decodeIfPresent(String.self, forKey: .audio)
         outputEnabled = try c.decodeIfPresent(Bool.self, forKey: .outputEnabled) ?? true
+        outputs = try c.decodeIfPresent([OutputReport].self, forKey: .outputs) ?? []
         normalization = try c.decodeIfPresent(String.self, forKey: .normalization).flatMap(LoudnessNormalization.Mode.init(rawValue:)) ?? .track
         waiting = try c.decodeIfPresent(NetworkWaitReport.self, forKey: .waiting)
     }
@@ -135,6 +139,7 @@ public struct StatusReport: Codable, Equatable, Sendable {
         try c.encode(marked, forKey: .marked)
         try c.encode(audio, forKey: .audio)
         try c.encode(outputEnabled, forKey: .outputEnabled)
+        try c.encode(outputs, forKey: .outputs)
         try c.encode(normalization.rawValue, forKey: .normalization)
         try c.encode(waiting, forKey: .waiting)
     }

@@ -48,6 +48,7 @@ public enum MPDCommandTable {
         MPDCommand("noidle", .read, 0, 0, MPDCommands.handledByProtocol),
         MPDCommand("notcommands", .none, 0, 0, MPDCommands.notcommands),
         MPDCommand("outputs", .read, 0, 0, MPDCommands.outputs),
+        MPDCommand("outputset", .admin, 3, 3, MPDCommands.outputset),
         MPDCommand("partition", .read, 1, 1, MPDCommands.partition),
         MPDCommand("password", .none, 1, 1, MPDCommands.password),
         MPDCommand("pause", .control, 0, 1, MPDCommands.pause),
@@ -108,6 +109,9 @@ public enum MPDCommandTable {
     public static func command(_ name: String, arguments count: Int, may: (MPDPermission) -> Bool) throws(MPDError) -> MPDCommand {
         guard let command = byName[name] else { throw MPDError(.unknown, "unknown command \"\(name.prefix(64))\"") }
         guard may(command.permission) else { throw MPDError(.permission, "you don't have permission for \"\(name)\"") }
+        if command.minArguments == command.maxArguments, count != command.minArguments {   // MPD's AllCommands.cxx, first
+            throw MPDError(.arg, "wrong number of arguments for \"\(name)\"")
+        }
         guard count >= command.minArguments else { throw MPDError(.arg, "too few arguments for \"\(name)\"") }
         guard count <= command.maxArguments ?? Int.max else { throw MPDError(.arg, "too many arguments for \"\(name)\"") }
         return command

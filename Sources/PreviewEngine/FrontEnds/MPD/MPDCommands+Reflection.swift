@@ -58,22 +58,41 @@ extension MPDCommands {
         for mime in ["audio/mp4", "audio/aac", "audio/mpeg"] { call.response.add("mime_type", mime) }
     }
 
-    /// `outputs`: previewd's one output, sounding or silent (its clock runs either way).
+    /// `outputs`: every output in the order `--output` gave them, with MPD's attributes in MPD
+    /// 0.23's order (src/command/OutputCommands.cxx: `outputid`, `outputname`, `plugin`,
+    /// `outputenabled`); previewd's outputs have no runtime attributes, so no `attribute:` lines.
     static func outputs(_ call: MPDCall) async throws(MPDError) {
-        call.response.add("outputid", 0)
-        call.response.add("outputname", "previewd")
-        call.response.add("plugin", "previewd")
-        call.response.add("outputenabled", call.status().outputEnabled ? 1 : 0)
+        for output in call.status().outputs {
+            call.response.add("outputid", output.id)
+            call.response.add("outputname", output.name)
+            call.response.add("plugin", output.plugin)
+            call.response.add("outputenabled", output.enabled ? 1 : 0)
+        }
     }
 
-    /// `enableoutput 0`, `disableoutput 0`, `toggleoutput 0`: the engine's `output`.
+    /// `enableoutput N`, `disableoutput N`, `toggleoutput N`: the engine's `output` for that id;
+    /// the others play on.
     static func enableoutput(_ call: MPDCall) async throws(MPDError) { try await setOutput(call, true) }
     static func disableoutput(_ call: MPDCall) async throws(MPDError) { try await setOutput(call, false) }
     static func toggleoutput(_ call: MPDCall) async throws(MPDError) { try await setOutput(call, nil) }
 
+    /// `outputset N NAME VALUE`: MPD sets a plugin's runtime attribute (ALSA's `dop`,
+    /// `allowed_formats`); previewd's outputs have none, so the answer is MPD's for an output
+    /// without that attribute, after the same check of the id.
+    static func outputset(_ call: MPDCall) async throws(MPDError) {
+        _ = try output(call)
+        throw MPDError(.arg, "Unsupported attribute")
+    }
+
     private static func setOutput(_ call: MPDCall, _ enabled: Bool?) async throws(MPDError) {
-        guard try call.int(0, in: 0...Int(UInt32.max)) == 0 else { throw MPDError(.noExist, "No such audio output") }
-        _ = try await call.perform(.setOutput(enabled: enabled))
+        _ = try await call.perform(.switchOutput(id: try output(call), enabled: enabled))
+    }
+
+    /// The output named by the first argument, or MPD's `No such audio output`.
+    private static func output(_ call: MPDCall) throws(MPDError) -> Int {
+        let id = try call.int(0, in: 0...Int(UInt32.max))
+        guard call.status().outputs.contains(where: { $0.id == id }) else { throw MPDError(.noExist, "No such audio output") }
+        return id
     }
 
     /// `listpartitions`: previewd is one player, MPD's `default` partition (ncmpc's outputs page asks).

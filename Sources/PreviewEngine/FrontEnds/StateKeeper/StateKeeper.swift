@@ -113,7 +113,7 @@ public final class StateKeeper: FrontEnd, @unchecked Sendable {   // after `star
         await perform(.setSingle(state.single))
         await perform(.setConsume(state.consume))
         if let seconds = state.crossfade, !crossfadeGiven { await perform(.crossfade(seconds)) }
-        if state.outputEnabled == false { await perform(.setOutput(enabled: false)) }   // as MPD's state file keeps it
+        await restoreOutputs(state)
         if let order = state.order {
             let shuffled = order.compactMap { ids.indices.contains($0) ? ids[$0] : nil }
             await perform(shuffled.count == ids.compactMap({ $0 }).count && !shuffled.isEmpty ? .shuffleOrder(shuffled) : .setShuffle(true))
@@ -123,6 +123,19 @@ public final class StateKeeper: FrontEnd, @unchecked Sendable {   // after `star
         if let current = state.current, ids.indices.contains(current), let id = ids[current] {
             // Paused where it was, as MPD's restore_paused: loaded, corked, nothing heard.
             await perform(.play(.id(id), startMs: state.positionMs, paused: true))
+        }
+    }
+
+    /// Each output's switch by its name, as MPD's state file keeps them: an output no longer
+    /// configured is forgotten, a new one starts on. A file from before there were several keeps
+    /// one switch for all.
+    private func restoreOutputs(_ state: SavedState) async {
+        guard let saved = state.outputs else {
+            if state.outputEnabled == false { await perform(.setOutput(enabled: false)) }
+            return
+        }
+        for output in engine.status().outputs where saved[output.name] == false {
+            await perform(.switchOutput(id: output.id, enabled: false))
         }
     }
 
@@ -175,7 +188,9 @@ public final class StateKeeper: FrontEnd, @unchecked Sendable {   // after `star
         let positions = Dictionary(uniqueKeysWithValues: queue.items.enumerated().map { ($1.id, $0) })
         let state = SavedState(count: queue.items.count, current: status.index, positionMs: status.positionMs, volume: status.volume,
                                muted: status.muted, repeat: status.repeat, single: status.single, consume: status.consume,
-                               crossfade: status.crossfade, outputEnabled: status.outputEnabled, order: queue.order?.compactMap { positions[$0] })
+                               crossfade: status.crossfade, outputEnabled: status.outputEnabled,
+                               outputs: Dictionary(status.outputs.map { ($0.name, $0.enabled) }) { first, _ in first },
+                               order: queue.order?.compactMap { positions[$0] })
         let file = TrackFile(header: state, tracks: queue.items.map(\.track))
         writing = true
         dirty = false

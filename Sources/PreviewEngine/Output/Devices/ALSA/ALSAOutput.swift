@@ -31,7 +31,7 @@ public final class ALSAOutput: AudioOutput, @unchecked Sendable {
     enum Link { case ready(ALSADevice), waitingToRetry(UInt64) }
     var link: Link
     var backoff = ReconnectBackoff()
-    weak var source: OutputSequencer?
+    weak var source: (any OutputSource)?
     var closed = false
     /// What the sequencer asked for, and what the device was last told.
     var paused = true
@@ -91,7 +91,7 @@ public final class ALSAOutput: AudioOutput, @unchecked Sendable {
 
     public func withLock<T>(_ body: () -> T) -> T { lock.withLock(body) }
 
-    public func attach(_ source: OutputSequencer) {
+    public func attach(_ source: any OutputSource) {
         lock.withLock { self.source = source }
     }
 
@@ -163,16 +163,18 @@ extension OutputRegistry.Entry {
     /// `--output alsa[:DEVICE]`: an ALSA device (default `default`); `--alsa-mixer` and
     /// `--alsa-format` apply. The device is opened at start: one that does not exist stops previewd
     /// there; one that is busy is tried again on the back-off.
-    static let alsa = OutputRegistry.Entry(usage: "alsa[:DEVICE]", claims: ALSADeviceSpec.claims) { options in
-        let spec = try ALSADeviceSpec(output: options.output, format: options.alsaFormat)
+    /// Per output: `,mixer=CONTROL` and `,format=RATE:BITS:CHANNELS` (the options apply to the first).
+    static let alsa = OutputRegistry.Entry(usage: "alsa[:DEVICE]", mpdPlugin: "alsa", playsToDevice: true, claims: ALSADeviceSpec.claims) { options in
+        try options.acceptSettings(["mixer", "format"])
+        let mixerName = options.settings["mixer"] ?? options.alsaMixer
+        let spec = try ALSADeviceSpec(output: options.output, format: options.settings["format"] ?? options.alsaFormat)
         try options.refusePulseOptions()
-        try options.refuseSettings()
-        if let control = options.alsaMixer, control.isEmpty || control.contains("\0") {
+        if let control = mixerName, control.isEmpty || control.contains("\0") {
             throw OutputValueError("--alsa-mixer needs a control name, as in --alsa-mixer PCM")
         }
         let request = ALSADevice.Request(name: spec.device, rate: spec.rate, channels: spec.channels,
                                          encoding: spec.encoding, bufferMs: options.latencyMs)
-        return { [mixerName = options.alsaMixer] () throws(OutputValueError) -> any AudioOutput in
+        return { [mixerName] () throws(OutputValueError) -> any AudioOutput in
             var device: ALSADevice?
             do throws(ALSADevice.Failure) {
                 device = try ALSADevice(request)

@@ -4,7 +4,7 @@ extension OutputRegistry.Entry {
     /// `--output http://HOST:PORT/NAME.mp3` (or `.ogg`, `.opus`), with `bitrate=`, `listeners=`,
     /// `name=` and `secret=`: an HTTP stream, as MPD's httpd output. Beyond loopback it serves only
     /// the secret path: the one given, else one generated once and kept (`StreamSecret`).
-    static let http = OutputRegistry.Entry(usage: "http://HOST:PORT/NAME.mp3", claims: { $0.hasPrefix(HTTPStreamAddress.scheme) }) { options in
+    static let http = OutputRegistry.Entry(usage: "http://HOST:PORT/NAME.mp3", mpdPlugin: "httpd", playsToDevice: false, claims: { $0.hasPrefix(HTTPStreamAddress.scheme) }) { options in
         let address = try HTTPStreamAddress(parsing: options.output)
         let given = try HTTPStreamSettings(options.settings, format: address.format)
         try options.refusePulseOptions()

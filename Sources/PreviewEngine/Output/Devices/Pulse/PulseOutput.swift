@@ -61,7 +61,7 @@ public final class PulseOutput: AudioOutput {
     var ranDry = false                       // mainloop lock; drained and corked: flush before writing
     var flushed = false                      // mainloop lock; flushed, not yet written since
     var heardWaiters: [@Sendable () -> Void] = []   // mainloop lock; `whenHeard` callers
-    weak var source: OutputSequencer?        // mainloop lock
+    weak var source: (any OutputSource)?        // mainloop lock
     var volumePercent = 100                  // mainloop lock
     var muted = false                        // mainloop lock
     var closed = false                       // mainloop lock
@@ -84,7 +84,7 @@ public final class PulseOutput: AudioOutput {
         pa_threaded_mainloop_free(mainloop)
     }
 
-    public func attach(_ source: OutputSequencer) {
+    public func attach(_ source: any OutputSource) {
         withLock { self.source = source }
     }
 
@@ -216,11 +216,13 @@ private func pulseTimingTimer(_ api: UnsafeMutablePointer<pa_mainloop_api>?, _ e
 }
 
 extension OutputRegistry.Entry {
-    /// `--output pulse`: PulseAudio, or PipeWire through pipewire-pulse; `--sink` and `--pulse-server` apply.
-    static let pulse = OutputRegistry.Entry(usage: "pulse", claims: { $0 == "pulse" }) { options in
+    /// `--output pulse[,sink=NAME][,server=ADDRESS]`: PulseAudio, or PipeWire through pipewire-pulse;
+    /// `--sink` and `--pulse-server` apply to the first.
+    static let pulse = OutputRegistry.Entry(usage: "pulse", mpdPlugin: "pulse", playsToDevice: true, claims: { $0 == "pulse" }) { options in
         try options.refuseALSAOptions()
-        try options.refuseSettings()
-        var configuration = PulseOutput.Configuration(server: options.pulseServer, sink: options.sink)
+        try options.acceptSettings(["sink", "server"])
+        var configuration = PulseOutput.Configuration(server: options.settings["server"] ?? options.pulseServer,
+                                                      sink: options.settings["sink"] ?? options.sink)
         configuration.latencyMs = options.latencyMs
         return { [configuration] in PulseOutput(configuration: configuration, format: PulseOutput.sinkFormat(configuration)) }
     }

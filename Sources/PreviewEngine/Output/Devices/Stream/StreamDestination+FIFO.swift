@@ -39,11 +39,12 @@ extension StreamDestination {
 
 extension OutputRegistry.Entry {
     /// `--output pipe:PATH`: a FIFO, made if missing (snapserver's `pipe` source).
-    static let pipe = OutputRegistry.Entry(usage: "pipe:PATH", claims: { $0.hasPrefix(PipePath.scheme) }) { options in
+    static let pipe = OutputRegistry.Entry(usage: "pipe:PATH", mpdPlugin: "fifo", playsToDevice: false, claims: { $0.hasPrefix(PipePath.scheme) }) { options in
         let fifo = try PipePath(parsing: options.output)
         try options.refusePulseOptions()
         try options.refuseALSAOptions()
+        try options.acceptSettings([])
         if let problem = StreamDestination.problem(withFIFO: fifo.path) { throw OutputValueError("--output \(fifo): \(problem)") }
-        return try stream(to: .fifo(path: fifo.path), options)
+        return stream(to: .fifo(path: fifo.path), options)
     }
 }

@@ -87,10 +87,11 @@ extension StreamDestination {
 
 extension OutputRegistry.Entry {
     /// `--output snapcast://HOST:PORT`: a snapserver's `tcp` source in server mode.
-    static let snapcast = OutputRegistry.Entry(usage: "snapcast://HOST:PORT", claims: { $0.hasPrefix(SnapcastAddress.scheme) }) { options in
+    static let snapcast = OutputRegistry.Entry(usage: "snapcast://HOST:PORT", mpdPlugin: "snapcast", playsToDevice: false, claims: { $0.hasPrefix(SnapcastAddress.scheme) }) { options in
         let address = try SnapcastAddress(parsing: options.output)
         try options.refusePulseOptions()
         try options.refuseALSAOptions()
-        return try stream(to: .snapcast(host: address.host, port: address.port), options)
+        try options.acceptSettings([])
+        return stream(to: .snapcast(host: address.host, port: address.port), options)
     }
 }

@@ -43,7 +43,7 @@ public final class StreamOutput: AudioOutput, @unchecked Sendable {
 
     enum Link { case idle, connecting, ready(Int32), waitingToRetry(UInt64) }
     var link = Link.idle
-    weak var source: OutputSequencer?
+    weak var source: (any OutputSource)?
     var wanted = false                        // kicked once: connect and stay connected
     var backoff: ReconnectBackoff
     var closed = false
@@ -86,7 +86,7 @@ public final class StreamOutput: AudioOutput, @unchecked Sendable {
 
     public func withLock<T>(_ body: () -> T) -> T { lock.withLock(body) }
 
-    public func attach(_ source: OutputSequencer) {
+    public func attach(_ source: any OutputSource) {
         lock.withLock { self.source = source }
     }
 
@@ -139,8 +139,7 @@ public final class StreamOutput: AudioOutput, @unchecked Sendable {
 
 extension OutputRegistry.Entry {
     /// What makes a stream output to `destination` with `options`' latency (snapcast and pipe).
-    static func stream(to destination: StreamDestination, _ options: OutputOptions) throws(OutputValueError) -> OutputRegistry.Make {
-        try options.refuseSettings()
+    static func stream(to destination: StreamDestination, _ options: OutputOptions) -> OutputRegistry.Make {
         var configuration = StreamOutput.Configuration()
         configuration.latencyMs = options.latencyMs
         return { [configuration] in StreamOutput(destination: destination, configuration: configuration) }
