@@ -44,6 +44,7 @@ extension Player {
             case .setCrossfade(let seconds): sequencer.setCrossfade(milliseconds: seconds * 1000)
             case .fetchArtwork(let urls): learned += fetchArtwork(urls)
             case .fetchNextPage: fetchNextPage()
+            case .fetchRadio: fetchRadio()
             case .logFailure(let line): log(.warning, line)
             case .notify(let event): hub?.publish(event)
             }

@@ -60,11 +60,20 @@ public struct StatusReport: Codable, Equatable, Sendable {
     public var outputEnabled: Bool = true
     /// Loudness normalisation: `track` or `off`.
     public var normalization: LoudnessNormalization.Mode = .track
+    /// Radio is on: previews chosen from the catalog are appended when the queue is about to end.
+    public var radio: Bool = false
+    /// Why radio is not adding now (the catalog did not answer, nothing new was found), or nil.
+    public var radioNote: String?
+    /// Why the current track came, when radio queued it ("radio: more from …"), or nil.
+    public var reason: String?
+    /// The quick skips counted against each radio lead ("artist:ID", "album:ID", "genre:ID").
+    public var radioSkips: [String: Int] = [:]
 
     private enum CodingKeys: String, CodingKey {
         case state, index, id, queueVersion, positionMs, durationMs, queueLength, track, error, output
         case buffering, volume, muted, `repeat`, shuffle, slots, switchMicroseconds, loudness, hasNext, artwork
         case nextId, nextIndex, single, consume, crossfade, marked, audio, outputEnabled, normalization
+        case radio, radioNote, reason, radioSkips
     }
 
     public init(from decoder: any Decoder) throws {
@@ -98,6 +107,10 @@ public struct StatusReport: Codable, Equatable, Sendable {
         audio = try c.decodeIfPresent(String.self, forKey: .audio)
         outputEnabled = try c.decodeIfPresent(Bool.self, forKey: .outputEnabled) ?? true
         normalization = try c.decodeIfPresent(String.self, forKey: .normalization).flatMap(LoudnessNormalization.Mode.init(rawValue:)) ?? .track
+        radio = try c.decodeIfPresent(Bool.self, forKey: .radio) ?? false
+        radioNote = try c.decodeIfPresent(String.self, forKey: .radioNote)
+        reason = try c.decodeIfPresent(String.self, forKey: .reason)
+        radioSkips = try c.decodeIfPresent([String: Int].self, forKey: .radioSkips) ?? [:]
     }
 
     /// Encodes every key, absent values as `null`, so clients can rely on the keys being there.
@@ -132,6 +145,10 @@ public struct StatusReport: Codable, Equatable, Sendable {
         try c.encode(audio, forKey: .audio)
         try c.encode(outputEnabled, forKey: .outputEnabled)
         try c.encode(normalization.rawValue, forKey: .normalization)
+        try c.encode(radio, forKey: .radio)
+        try c.encode(radioNote, forKey: .radioNote)
+        try c.encode(reason, forKey: .reason)
+        try c.encode(radioSkips, forKey: .radioSkips)
     }
 
     /// A report with every field given.
