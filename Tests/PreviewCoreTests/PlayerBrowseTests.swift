@@ -42,6 +42,25 @@ final class PlayerBrowseTests: XCTestCase {
         XCTAssertEqual(decoder.keys(from: Array(";2M".utf8)), [.mouse(button: 0, column: 1, row: 2)])
     }
 
+    /// Each key of the table arrives as the bytes a terminal sends and does what the table says.
+    func testTheKeysAsTheTerminalSendsThemMeanWhatTheTableSays() {
+        let bytes: [String: PlayerAction] = [
+            " ": .toggle, "\u{1B}[A": .cursorUp, "\u{1B}[B": .cursorDown, "k": .cursorUp, "j": .cursorDown, "\u{1B}[5~": .pageUp,
+            "\u{1B}[6~": .pageDown, "\u{1B}[H": .first, "\u{1B}[F": .last, "\r": .playRow, "d": .removeRow, "K": .moveRowUp,
+            "J": .moveRowDown, "/": .search, "\t": .switchView, "a": .addResult, "R": .replaceWithResults, "c": .sortNext,
+            "C": .sortReverse, "\u{1B}[D": .seekBack, "\u{1B}[C": .seekOn, "n": .next, "p": .previous, "+": .volumeUp, "-": .volumeDown,
+            "m": .mark, "M": .mute, "s": .shuffle, "r": .cycleRepeat, "o": .open, "?": .help, "q": .quit,
+        ]
+        for (sent, action) in bytes {
+            var decoder = KeyDecoder()
+            let keys = decoder.keys(from: Array(sent.utf8))
+            XCTAssertEqual(keys.count, 1, sent.debugDescription)
+            XCTAssertEqual(keys.first.flatMap(PlayerKeys.action(for:)), action, sent.debugDescription)
+        }
+        XCTAssertEqual(Set(bytes.values.map { "\($0)" }), Set(PlayerAction.allCases.map { "\($0)" }), "every action reached from a key")
+        XCTAssertNil(PlayerKeys.action(for: .character("x")))
+    }
+
     func testTheCursorStartsOnTheCurrentItemAndTheWindowAndTheHeadsFollowIt() {
         var s = screen()
         XCTAssertEqual(s.cursor, 20, "on the current item until moved")

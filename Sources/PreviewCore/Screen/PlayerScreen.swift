@@ -59,16 +59,8 @@ public struct PlayerScreen: Sendable {
         return columns >= 8 ? columns : 0
     }
 
-    /// The keys, as `?` lists them (and `player --help`, the man page and the README).
-    public static let keys: [(String, String)] = [
-        ("space", "play / pause"), ("↑ ↓ k j", "move the cursor"), ("PgUp PgDn Home End", "a page, the first, the last row"),
-        ("Enter", "play the row (a result: after the current track)"), ("d", "remove the row from the queue"),
-        ("K J", "move the row up / down in the queue"), ("/", "search into the results (the queue stays)"),
-        ("Tab", "queue ⇄ results"), ("a", "add the result to the end of the queue"), ("R", "replace the queue with the results, playing the row"),
-        ("c C", "sort the results by the next column / reverse"),
-        ("← →", "seek 5 s back / on"), ("n p", "next / previous"), ("+ -", "volume"), ("m", "mark / unmark (the shortlist)"), ("M", "mute"),
-        ("s", "shuffle"), ("r", "repeat: off → all → one"), ("o", "open the row's store page"), ("?", "these keys"), ("q", "quit"),
-    ]
+    /// The keys, as `?` lists them (and `player --help`, the man page and the README): `PlayerKeys.table`.
+    public static let keys: [(String, String)] = PlayerKeys.table.map { ($0.spelled, $0.what) }
 
     /// Exactly `height` lines for a terminal `width` columns wide, none wider (colour and bold
     /// sequences aside).

@@ -143,7 +143,7 @@ final class PlayerSession {
         return nil
     }
 
-    /// What a key does; an exit status when it ends the view. The keys are `PlayerScreen.keys`.
+    /// What a key does (`PlayerKeys.table`); an exit status when it ends the view.
     private func handle(_ key: Key) -> Int32? {
         if screen.showsHelp {
             screen.showsHelp = false
@@ -166,46 +166,49 @@ final class PlayerSession {
         screen.message = nil
         let s = screen.status
         let rows = screen.listArea(width: size.columns, height: size.rows)?.rows ?? 1
-        switch key {
-        case .character("q"), .character("Q"): return 0
-        case .character(" "): send(.toggle)
-        case .up, .character("k"): screen.move(.up, rows: rows)
-        case .down, .character("j"): screen.move(.down, rows: rows)
+        if case .mouse(let button, _, let row) = key {
+            clicked(button, row: row, rows: rows)
+            return nil
+        }
+        guard let action = PlayerKeys.action(for: key) else { return nil }
+        switch action {
+        case .quit: return 0
+        case .toggle: send(.toggle)
+        case .cursorUp: screen.move(.up, rows: rows)
+        case .cursorDown: screen.move(.down, rows: rows)
         case .pageUp: screen.move(.pageUp, rows: rows)
         case .pageDown: screen.move(.pageDown, rows: rows)
-        case .home: screen.move(.first, rows: rows)
-        case .end: screen.move(.last, rows: rows)
-        case .mouse(let button, _, let row): clicked(button, row: row, rows: rows)
-        case .enter: playRow()
-        case .character("d"): removeRow()
-        case .character("J"): moveRow(by: 1)
-        case .character("K"): moveRow(by: -1)
-        case .character("a"): addResult()
-        case .character("R"): replaceWithResults()
-        case .tab:
+        case .first: screen.move(.first, rows: rows)
+        case .last: screen.move(.last, rows: rows)
+        case .playRow: playRow()
+        case .removeRow: removeRow()
+        case .moveRowDown: moveRow(by: 1)
+        case .moveRowUp: moveRow(by: -1)
+        case .addResult: addResult()
+        case .replaceWithResults: replaceWithResults()
+        case .switchView:
             screen.view = screen.view == .queue && !screen.results.isEmpty ? .results : .queue
             if screen.view == .queue, screen.results.isEmpty { screen.message = "no results yet: / searches" }
-        case .character("c"), .character("C"):
+        case .sortNext, .sortReverse:
             guard screen.view == .results else { screen.message = "sorting is for the results (Tab)"; break }
-            screen.sortResults(reverse: key == .character("C"))
-        case .left: send(.seek(.relative(ms: -5_000)))
-        case .right: send(.seek(.relative(ms: 5_000)))
-        case .character("n"): send(.next)
-        case .character("p"): send(.prev)
-        case .character("+"), .character("="): send(.volume(.by(5)))
-        case .character("-"): send(.volume(.by(-5)))
-        case .character("M"): send(.mute(nil))
-        case .character("m"):
+            screen.sortResults(reverse: action == .sortReverse)
+        case .seekBack: send(.seek(.relative(ms: -5_000)))
+        case .seekOn: send(.seek(.relative(ms: 5_000)))
+        case .next: send(.next)
+        case .previous: send(.prev)
+        case .volumeUp: send(.volume(.by(5)))
+        case .volumeDown: send(.volume(.by(-5)))
+        case .mute: send(.mute(nil))
+        case .mark:
             send(s?.marked == true ? .unmark(nil) : .mark(nil))
             refresh(queue: true)
-        case .character("s"): send(.setShuffle(!(s?.shuffle ?? false)))
-        case .character("r"):
+        case .shuffle: send(.setShuffle(!(s?.shuffle ?? false)))
+        case .cycleRepeat:
             let next: RepeatMode = switch s?.repeat ?? .off { case .off: .all; case .all: .one; case .one: .off }
             send(.setRepeat(next))
-        case .character("/"): screen.prompt = ""
-        case .character("o"): openStorePage()
-        case .character("?"), .character("h"): screen.showsHelp = true
-        default: break
+        case .search: screen.prompt = ""
+        case .open: openStorePage()
+        case .help: screen.showsHelp = true
         }
         return nil
     }
