@@ -88,9 +88,9 @@ extension PlayerScreen {
 
     /// The results' table columns that fit `width`: title, artist, album, released, duration, genre, price.
     private func columns(_ width: Int) -> [(name: String, width: Int, key: TrackSort.Key?)] {
-        var fixed: [(String, Int, TrackSort.Key?)] = [("released", 10, .released), ("time", 5, .duration), ("genre", 10, .genre), ("price", 7, .price)]
+        var fixed: [(String, Int, TrackSort.Key?)] = [("released", 10, .released), ("time", 5, .duration), ("genre", 10, .genre), ("price", 9, .price)]
         func taken() -> Int { fixed.reduce(0) { $0 + $1.1 + 1 } }
-        while !fixed.isEmpty, width - taken() < 30 { fixed.removeLast() }
+        while !fixed.isEmpty, width - 2 - taken() < 48 { fixed.removeLast() }   // the names keep room first
         let rest = width - 2 - taken()
         let title = max(8, rest * 4 / 10), artist = max(6, rest * 3 / 10), album = max(0, rest - title - artist - 2)
         var all: [(name: String, width: Int, key: TrackSort.Key?)] = [("title", title, .title), ("artist", artist, .artist)]
