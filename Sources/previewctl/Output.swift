@@ -65,10 +65,13 @@ enum Output {
         if s.shuffle { modes.append("shuffle") }
         if s.single != .off { modes.append(s.single == .on ? "single" : "single once") }
         if s.consume { modes.append("consume") }
+        if s.radio { modes.append("radio") }
         if s.crossfade > 0 { modes.append("crossfade \(s.crossfade) s") }
         if s.marked { modes.append("★ marked") }
         if s.buffering { modes.append("buffering…") }
         lines.append("  " + modes.joined(separator: " · "))
+        if let reason = s.reason { lines.append("  " + TerminalText.sanitized(reason)) }
+        if let note = s.radioNote { lines.append("  " + TerminalText.sanitized(note)) }
         if let l = s.loudness.flatMap(loudness) { lines.append("  loudness " + l) }
         if let w = s.waiting {
             lines.append("  " + TerminalText.sanitized(w.line))
@@ -110,6 +113,7 @@ enum Output {
             var line = "\(mark) \(String(repeating: " ", count: max(0, 3 - String(i).count)))\(i)  " + TerminalText.sanitized(item.track.displayName)
             if item.track.fetchablePreviewURL == nil { line += "  (no preview)" }
             if let failure = item.failure { line += "  (failed: \(TerminalText.sanitized(failure)))" }
+            if let reason = item.reason { line += "  · " + TerminalText.sanitized(reason.text) }
             return line
         }.joined(separator: "\n")
     }

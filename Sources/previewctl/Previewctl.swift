@@ -26,7 +26,7 @@ struct Previewctl: ParsableCommand {
         version: PreviewVersion.string,
         subcommands: [Search.self, Lookup.self, Top.self, More.self, Add.self,
                       Play.self, Pause.self, Resume.self, Toggle.self, Stop.self, Next.self, Prev.self, Retry.self, Seek.self,
-                      Volume.self, Mute.self, OutputEnable.self, Outputs.self, Normalize.self, Repeat.self, Shuffle.self, Single.self, Consume.self, Crossfade.self,
+                      Volume.self, Mute.self, OutputEnable.self, Outputs.self, Normalize.self, Repeat.self, Shuffle.self, Single.self, Consume.self, Radio.self, Crossfade.self,
                       Status.self, Queue.self, Info.self, Cover.self, Save.self, Load.self, Lists.self, Forget.self, Mark.self, Unmark.self, History.self, Export.self, Share.self, Memory.self, Visible.self, Open.self, Watch.self, PlayerView.self, Clear.self, Remove.self, Move.self])
 
     /// --socket and --json, given before the command (or after it).

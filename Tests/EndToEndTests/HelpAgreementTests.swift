@@ -94,4 +94,25 @@ final class HelpAgreementTests: XCTestCase {
         }
         XCTAssertTrue(section.contains("`m` mark or unmark") && section.contains("`M` mute"), "m marks, M mutes")
     }
+
+    /// The key table `?` is drawn from (`PlayerKeys.table`, what the view dispatches through) is
+    /// what `player --help` lists, row for row and in order, and every row is on the `?` screen.
+    func testTheKeysOnTheHelpScreenAreTheKeysOfHelpAndEveryActionHasOne() throws {
+        let text = try help("previewctl", ["player", "--help"]).split(whereSeparator: \.isWhitespace).joined(separator: " ")
+        var screen = PlayerScreen()
+        screen.status = StatusReport(state: .idle, index: nil, positionMs: 0, durationMs: nil, queueLength: 0, track: nil, error: nil, output: "ok")
+        screen.showsHelp = true
+        let shown = screen.lines(width: 120, height: 40).joined(separator: "\n")
+        var at = text.startIndex
+        for row in PlayerKeys.table {
+            let spelled = row.spelled.split(separator: " ").joined(separator: " or ") + " " + row.what
+            let found = try XCTUnwrap(text.range(of: spelled, range: at..<text.endIndex), "player --help lists \(spelled) after the keys before it")
+            at = found.upperBound
+            XCTAssertTrue(shown.contains(row.what) && shown.contains(row.spelled), "? shows \(row.spelled) \(row.what)")
+        }
+        let bound = Set(PlayerKeys.table.flatMap { $0.bindings.map { "\($0.action)" } })
+        XCTAssertEqual(bound, Set(PlayerAction.allCases.map { "\($0)" }), "every action has a key in the table")
+        let keys = PlayerKeys.table.flatMap { $0.bindings.map(\.key) }
+        XCTAssertEqual(keys.count, Set(keys.map { "\($0)" }).count, "no key bound twice")
+    }
 }

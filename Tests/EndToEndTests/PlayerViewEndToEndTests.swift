@@ -59,11 +59,17 @@ final class PlayerViewEndToEndTests: SharedServerTestCase {
         pane.send("brief", literal: true)
         XCTAssertTrue(pane.waitFor("search: brief"), "the search being typed: \(pane.capture())")
         pane.send("Enter")
+        // The results view: a table one browses; the queue stays as it was until asked.
+        // (At 80 columns beside the artwork the table keeps its title and artist columns.)
+        XCTAssertNotNil(pane.waitFor { $0.contains("title") && $0.contains("artist") && $0.contains("Brief Nine Ninety") },
+                        "the search's results: \(pane.capture())")
+        XCTAssertEqual(try status().queueLength, 7, "a search into the results leaves the queue")
+        pane.send("R")
         // The new queue's own header ([1/2]): "Brief Seven Seventy" alone is no sign, it was on
-        // screen already, in the list of the 7 "sine waves" results it is one of.
+        // screen already, in the results.
         XCTAssertNotNil(pane.waitFor { $0.contains("[1/2]") && $0.contains("Brief Seven Seventy") },
-                        "the search's first result: \(pane.capture())")
-        XCTAssertEqual(try status().queueLength, 2, "Enter replaced the queue")
+                        "R: the results as the queue: \(pane.capture())")
+        XCTAssertEqual(try status().queueLength, 2, "R replaced the queue")
 
         pane.resize(columns: 50, rows: 15)
         let small = try XCTUnwrap(pane.waitFor { $0.split(separator: "\n", omittingEmptySubsequences: false).count <= 16 && $0.contains("Brief") })
@@ -139,6 +145,54 @@ final class PlayerViewEndToEndTests: SharedServerTestCase {
         pane.send("ssr", literal: true)   // the last r (one → off) tells that both s were taken
         try waitForStatus("s s is shuffle off again") { $0.repeat == .off }
         XCTAssertFalse(try status().shuffle, "s s leaves shuffle as it was")
+        pane.send("q")
+        XCTAssertTrue(pane.waitFor("EXITED 0"), pane.capture())
+    }
+
+    /// The cursor: Enter plays the row under it (heard), `d` removes, `K` moves, ← → seek; a
+    /// search's results are browsed and one plays after the current track, another is added.
+    func testTheCursorPlaysRemovesAndMovesRowsAndTheResultsPlayWithoutReplacingTheQueue() throws {
+        var mark = recorder.sampleCount
+        XCTAssertEqual(try daemon.ctl("search", "sine waves").status, 0)
+        expectTone(440, after: mark, "first result")
+        let pane = try startPane(["player"], columns: 100, rows: 30)
+        XCTAssertTrue(pane.waitFor("A Four Forty"), pane.capture())
+        mark = recorder.sampleCount
+        pane.send("j")
+        pane.send("j")
+        XCTAssertTrue(pane.waitFor { $0.contains("▸ A Eight Eighty") } != nil, "the row's details under the list: \(pane.capture())")
+        pane.send("Enter")
+        expectTone(880, after: mark, "Enter plays the row under the cursor")
+        try waitForStatus("item 2 current") { $0.index == 2 }
+
+        let before = try queue().items.map(\.track.trackId)
+        pane.send("Home")
+        pane.send("d")
+        try waitFor("d removed the first row") { try self.queue().items.count == before.count - 1 }
+        XCTAssertEqual(try queue().items.map(\.track.trackId), Array(before.dropFirst()))
+        pane.send("End")
+        pane.send("K")
+        try waitFor("K moved the last row up") { try self.queue().items.map(\.track.trackId).suffix(2) == [before.last!, before[before.count - 2]] }
+
+        let at = try status().positionMs
+        pane.send("Right")
+        try waitForStatus(timeout: 3, "→ seeks 5 s on") { $0.positionMs >= at + 5_000 || $0.index != 1 }
+
+        pane.send("/")
+        pane.send("brief", literal: true)
+        pane.send("Enter")
+        XCTAssertNotNil(pane.waitFor { $0.contains("released") && $0.contains("Brief Nine Ninety") }, pane.capture())
+        let length = try status().queueLength
+        pane.send("j")
+        mark = recorder.sampleCount
+        pane.send("Enter")
+        expectTone(990, after: mark, "Enter on a result plays it")
+        try waitForStatus("the result after the current track, the queue kept") { $0.queueLength == length + 1 && $0.track?.trackId == 3002 }
+        pane.send("k")
+        pane.send("a")
+        try waitFor("a added the result at the end") { try self.queue().items.last?.track.trackId == 3001 }
+        pane.send("Tab")
+        XCTAssertNotNil(pane.waitFor { $0.contains("Brief Seven Seventy — The Sine Waves") }, "Tab: the queue's rows again: \(pane.capture())")
         pane.send("q")
         XCTAssertTrue(pane.waitFor("EXITED 0"), pane.capture())
     }

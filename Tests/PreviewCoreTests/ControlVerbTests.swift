@@ -14,7 +14,7 @@ final class ControlVerbTests: XCTestCase {
         .shuffleQueue(1..<4), .remove(.index(0)), .move(from: .id(4), to: .index(0)), .subscribe(position: true),
         .play(.id(4), startMs: 4_250, paused: true), .pause, .resume, .toggle, .stop, .next, .prev,
         .seek(.relative(ms: -5_000)), .volume(.set(40)), .mute(nil), .crossfade(3), .setRepeat(.all), .setShuffle(true),
-        .shuffleOrder([3, 1, 2]), .setSingle(.oneshot), .setConsume(true), .status, .queue(since: 41), .memory, .library,
+        .shuffleOrder([3, 1, 2]), .setSingle(.oneshot), .setConsume(true), .setRadio(false), .setRadio(true, skips: ["artist:5": 2]), .status, .queue(since: 41), .memory, .library,
         .save(try! ListName("evening"), mode: .append), .load(try! ListName("evening"), Enqueue(at: .next)), .lists(.marked),
         .forget(try! ListName("a")), .rename(try! ListName("a"), to: try! ListName("b")),
         .listAdd(try! ListName("a"), .trackIds([5])), .listMove(try! ListName("a"), from: 2, to: 0),
@@ -48,7 +48,7 @@ final class ControlVerbTests: XCTestCase {
         XCTAssertEqual(Set(web), [
             "search", "lookup", "top", "more", "add", "play", "pause", "resume", "toggle", "stop", "next", "prev",
             "seek", "volume", "mute", "repeat", "shuffle", "single", "consume", "status", "queue", "clear", "remove",
-            "move", "share", "info", "mark", "unmark", "save", "load", "lists", "history", "visible",
+            "move", "share", "info", "mark", "unmark", "save", "load", "lists", "history", "visible", "radio",
         ], "\(web)")
     }
 

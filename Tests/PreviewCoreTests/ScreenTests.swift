@@ -124,8 +124,11 @@ final class ScreenTests: XCTestCase {
                        "a message from the network cannot steer the terminal")
         s.message = nil
         s.showsHelp = true
-        let help = s.lines(width: 60, height: 20).map(visible)
-        XCTAssertTrue(help.contains { $0.hasPrefix("r      repeat: off → all → one") }, help.joined(separator: "\n"))
+        let help = s.lines(width: 100, height: 30).map(visible)
+        XCTAssertTrue(help.contains { $0.hasPrefix("r                   repeat: off → all → one") }, help.joined(separator: "\n"))
+        let small = s.lines(width: 60, height: 20).map(visible)
+        XCTAssertTrue(small.contains { $0.contains("q                   quit") }, "two columns when the rows are few: \(small.joined(separator: "\n"))")
+        XCTAssertTrue(small.allSatisfy { DisplayText.cells($0) <= 60 })
         XCTAssertFalse(help.contains { $0.contains("Tone 3") })
     }
 }

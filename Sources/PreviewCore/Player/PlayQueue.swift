@@ -101,6 +101,12 @@ public struct PlayQueue: Equatable, Sendable {
         return added.map(\.id)
     }
 
+    /// Gives the items `ids` (just added by radio) the reason they came for; part of their addition,
+    /// so the version does not move again.
+    public mutating func setReason(_ reason: RadioReason, ids: [Int]) {
+        for id in ids { if let position = positions[id] { items[position].reason = reason } }
+    }
+
     /// The items added, moved or changed after `version`, with their positions, in queue order
     /// (every item when `version` is not one this queue has had yet). A removal shows in `count`
     /// and in the items that moved up.

@@ -99,6 +99,7 @@ extension PlayerCore {
             paging = .fetching
             effects.append(.fetchNextPage)
         }
+        settleRadio(into: &effects)
     }
 
     /// Tells subscribers what the command did to the current track and the state, after it settled.

@@ -143,6 +143,8 @@ public struct PlayerCore: Equatable, Sendable {
         case fetchArtwork([String])
         /// Fetch and append the next page of the last search (end with `pageArrived`/`pageFailed`).
         case fetchNextPage
+        /// Choose a radio batch (`radioInput`, `RadioPicker`) and end it with `radioEnded`.
+        case fetchRadio
         /// A line for the log: a track failed.
         case logFailure(String)
         /// Run the retry timer `timer` for `afterMs` (replacing it if it runs); it ends as `.retryDue`.
@@ -170,6 +172,8 @@ public struct PlayerCore: Equatable, Sendable {
     public internal(set) var lastError: String?
     /// Whether the last search has another page.
     public internal(set) var paging = Paging.none
+    /// Radio: on or off, and where it is between batches (`PlayerCore+Radio`).
+    public internal(set) var radio = RadioState()
     /// The normalisation asked for, the measurements of the previews held and the recent gains.
     public internal(set) var normalizer: Normalizer
     /// The artwork of the current track and its neighbours, the paths of those here, and what

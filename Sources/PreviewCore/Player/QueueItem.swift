@@ -20,6 +20,8 @@ public struct QueueItem: Codable, Equatable, Sendable {
     /// The preview's length as decoded (priming and padding trimmed), once a decoder read it
     /// whole; until then front-ends show `PreviewLength.estimateMs`.
     public var previewMs: Int?
+    /// Why radio queued it (nil: the listener did); shown by `queue`, `status` and the players.
+    public var reason: RadioReason?
 
     /// An item for `track` with `id`.
     public init(track: Track, id: Int = 0, status: Status = .ok) {
@@ -41,7 +43,7 @@ public struct QueueItem: Codable, Equatable, Sendable {
         return nil
     }
 
-    private enum CodingKeys: String, CodingKey { case id, track, failed, error, priority, previewMs }
+    private enum CodingKeys: String, CodingKey { case id, track, failed, error, priority, previewMs, reason }
 
     public init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
@@ -54,6 +56,7 @@ public struct QueueItem: Codable, Equatable, Sendable {
         }
         priority = try c.decodeIfPresent(Int.self, forKey: .priority) ?? 0
         previewMs = try c.decodeIfPresent(Int.self, forKey: .previewMs)
+        reason = try c.decodeIfPresent(String.self, forKey: .reason).map { RadioReason($0) }
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -64,6 +67,7 @@ public struct QueueItem: Codable, Equatable, Sendable {
         try c.encodeIfPresent(failure, forKey: .error)
         if priority > 0 { try c.encode(priority, forKey: .priority) }
         try c.encodeIfPresent(previewMs, forKey: .previewMs)
+        try c.encodeIfPresent(reason?.text, forKey: .reason)
     }
 
     /// The length this item plays: the decoded preview's, else the estimate (`PreviewLength`).

@@ -2,6 +2,11 @@
 public enum Key: Equatable, Sendable {
     case character(Character)
     case left, right, up, down
+    case pageUp, pageDown, home, end
+    /// A mouse button pressed at a cell (1-based column and row), in the SGR form terminals send
+    /// once asked (`ESC [ ? 1000 h`, `ESC [ ? 1006 h`): 0 left, 1 middle, 2 right, 64 wheel up,
+    /// 65 wheel down.
+    case mouse(button: Int, column: Int, row: Int)
     case enter, backspace, escape, tab
     /// Ctrl and a letter (Ctrl-C is `.control("c")`).
     case control(Character)
@@ -40,12 +45,26 @@ public struct KeyDecoder: Sendable {
                     if input.count - i <= Self.longestSequence { pending = Array(input[i...]) }
                     return keys
                 }
+                let parameters = String(decoding: input[(i + 2)..<end], as: UTF8.self)
                 switch input[end] {
                 case UInt8(ascii: "A"): keys.append(.up)
                 case UInt8(ascii: "B"): keys.append(.down)
                 case UInt8(ascii: "C"): keys.append(.right)
                 case UInt8(ascii: "D"): keys.append(.left)
-                default: break   // other keys (Home, F-keys…) mean nothing here
+                case UInt8(ascii: "H"): keys.append(.home)
+                case UInt8(ascii: "F"): keys.append(.end)
+                case UInt8(ascii: "~"):
+                    switch parameters {
+                    case "1", "7": keys.append(.home)
+                    case "4", "8": keys.append(.end)
+                    case "5": keys.append(.pageUp)
+                    case "6": keys.append(.pageDown)
+                    default: break
+                    }
+                case UInt8(ascii: "M") where parameters.hasPrefix("<"):   // a press; `m`, a release, means nothing here
+                    let numbers = parameters.dropFirst().split(separator: ";").compactMap { Int($0) }
+                    if numbers.count == 3 { keys.append(.mouse(button: numbers[0], column: numbers[1], row: numbers[2])) }
+                default: break   // other keys (F-keys…) mean nothing here
                 }
                 i = end + 1
             case 0x0D, 0x0A: keys.append(.enter); i += 1

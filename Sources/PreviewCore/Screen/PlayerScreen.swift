@@ -1,7 +1,8 @@
 /// What `previewctl player` shows, laid out for a terminal of a given size: a header with the state,
 /// volume and modes; the artwork on the left (when there is room and colour) and the track's
-/// details, the position bar and the queue around the current item on its right; a footer with the
-/// keys, a message or the search being typed. Pure: the same model and size give the same lines.
+/// details, the position bar and a list on its right (the queue, or the results of a search), with a
+/// cursor one browses with (`PlayerScreen+Browse`) and the details of the row under it; a footer with
+/// the keys, a message or the search being typed. Pure: the same model and size give the same lines.
 public struct PlayerScreen: Sendable {
     /// A picture drawn in half blocks (`HalfBlockImage.lines`), `width` cells wide.
     public struct Picture: Sendable, Equatable {
@@ -30,6 +31,19 @@ public struct PlayerScreen: Sendable {
     public var message: String?
     /// The key list instead of the track.
     public var showsHelp = false
+    /// Which list is shown and browsed.
+    public var view = View.queue
+    /// The cursor's queue position; nil: on the current item (it follows playback until moved).
+    public var queueCursor: Int?
+    /// The results of the last search (`/`), as sorted, the cursor among them, and what was searched.
+    public var results: [Track] = []
+    public var resultsCursor = 0
+    public var resultsTitle = ""
+    /// The results' order (nil: the catalog's).
+    public var resultsSort: TrackSort?
+
+    /// The lists the cursor browses.
+    public enum View: Sendable, Equatable { case queue, results }
 
     /// An empty screen.
     public init() {}
@@ -45,12 +59,8 @@ public struct PlayerScreen: Sendable {
         return columns >= 8 ? columns : 0
     }
 
-    /// The keys, as `?` lists them.
-    public static let keys: [(String, String)] = [
-        ("space", "play / pause"), ("n  →", "next"), ("p  ←", "previous"), ("+  -", "volume"), ("m", "mark / unmark (the shortlist)"), ("M", "mute"),
-        ("s", "shuffle"), ("r", "repeat: off → all → one"), ("/", "search (Enter replaces the queue)"),
-        ("o", "open the store page"), ("?", "these keys"), ("q", "quit"),
-    ]
+    /// The keys, as `?` lists them (and `player --help`, the man page and the README): `PlayerKeys.table`.
+    public static let keys: [(String, String)] = PlayerKeys.table.map { ($0.spelled, $0.what) }
 
     /// Exactly `height` lines for a terminal `width` columns wide, none wider (colour and bold
     /// sequences aside).
@@ -59,7 +69,7 @@ public struct PlayerScreen: Sendable {
         let bodyRows = max(0, height - 2)
         let art = shownArtwork(width: width)
         let textWidth = width - (art.map { $0.width + 2 } ?? 0)
-        let text = showsHelp ? helpLines(textWidth) : detailLines(textWidth, rows: bodyRows)
+        let text = showsHelp ? helpLines(textWidth, rows: bodyRows) : detailLines(textWidth, rows: bodyRows)
         var body: [String] = []
         for row in 0..<bodyRows {
             var line = ""
@@ -92,37 +102,52 @@ public struct PlayerScreen: Sendable {
         // Both may hold text from the network or a paste: nothing in them may steer the terminal.
         if let prompt { return DisplayText.fit("search: " + TerminalText.sanitized(prompt) + "▏", width) }
         if let message { return DisplayText.fit(TerminalText.sanitized(message), width) }
-        return dim(DisplayText.fit("space play/pause · n next · p prev · / search · o store · ? keys · q quit", width))
+        return dim(DisplayText.fit("space play/pause · ↑↓ Enter play · / search · Tab \(view == .queue ? "results" : "queue") · ? keys · q quit", width))
     }
 
     /// The artwork drawn at this width, if there is room for it.
-    private func shownArtwork(width: Int) -> Picture? {
+    func shownArtwork(width: Int) -> Picture? {
         showsHelp ? nil : artwork.flatMap { $0.width + 2 < width ? $0 : nil }
     }
 
-    /// The track ids of the queue items on screen at this size, top to bottom (previewctl tells
-    /// previewd, which keeps their first seconds ready: `visible`).
+    /// The track ids of the rows on screen at this size, top to bottom (previewctl tells previewd,
+    /// which keeps their first seconds ready: `visible`): the heads follow the cursor.
     public func visibleTrackIds(width: Int, height: Int) -> [Int] {
-        guard width > 0, height > 0, !showsHelp, let s = status, let queue, !queue.items.isEmpty else { return [] }
-        let textWidth = width - (shownArtwork(width: width).map { $0.width + 2 } ?? 0)
-        let room = max(0, height - 2) - trackLines(textWidth, s).count - 1
-        guard room >= 1 else { return [] }
-        return Self.queueWindow(count: queue.items.count, current: s.index, rows: room).compactMap { queue.items[$0].track.trackId }
+        guard let area = listArea(width: width, height: height) else { return [] }
+        return window(rows: area.rows).compactMap { rowTrack($0)?.trackId }
     }
 
-    /// The track's details, the position bar, what went wrong, then the queue to fill `rows`.
+    /// Where the list is at this size: its first screen row (0 is the header) and its rows; nil
+    /// when there is none (the keys shown, nothing to list, no room).
+    public func listArea(width: Int, height: Int) -> (firstRow: Int, rows: Int)? {
+        guard width > 0, height > 0, !showsHelp, let s = status, listCount > 0 else { return nil }
+        let textWidth = width - (shownArtwork(width: width).map { $0.width + 2 } ?? 0)
+        let above = trackLines(textWidth, s).count + 1 + (view == .results ? 1 : 0)
+        let rows = max(0, height - 2) - above - 2   // the row's details and its reason below the list
+        guard rows >= 1 else { return nil }
+        return (1 + above, rows)
+    }
+
+    /// The track's details, the position bar, what went wrong, then the list to fill `rows` and
+    /// the details of the row under the cursor.
     private func detailLines(_ width: Int, rows: Int) -> [String] {
         guard let s = status else { return [] }
         var lines = trackLines(width, s)
-        let room = rows - lines.count - 1
-        if let queue, !queue.items.isEmpty, room >= 1 {
+        let room = rows - lines.count - 1 - (view == .results ? 1 : 0) - 2
+        if listCount > 0, room >= 1 {
             lines.append("")
-            lines += queueLines(queue, current: s.index, rows: room, width: width)
+            if view == .results { lines.append(dim(resultsHeader(width))) }
+            let shown = window(rows: room)
+            lines += shown.map { view == .queue ? queueLine($0, current: s.index, width: width) : resultLine($0, width: width) }
+            lines += Array(repeating: "", count: room - shown.count)
+            lines.append(cursorDetail(width))
+            lines.append(dim(DisplayText.fit(cursorItem?.reason.map { "  " + TerminalText.sanitized($0.text) } ?? "", width)))
         }
         return lines
     }
 
-    /// The track's details, the position bar and what went wrong: what comes above the queue.
+    /// The track's details, the position bar, why radio queued it and what went wrong: what comes
+    /// above the list.
     private func trackLines(_ width: Int, _ s: StatusReport) -> [String] {
         var lines: [String] = []
         if let t = s.track {
@@ -133,43 +158,52 @@ public struct PlayerScreen: Sendable {
             let facts = [t.releaseDate.map { "released " + String($0.prefix(10)) }, t.primaryGenreName.map(TerminalText.sanitized),
                          Optional(DisplayText.price(t)).flatMap { $0.isEmpty ? nil : $0 }].compactMap { $0 }
             if !facts.isEmpty { lines.append(DisplayText.fit(facts.joined(separator: " · "), width)) }
+            if let reason = s.reason { lines.append(DisplayText.fit(TerminalText.sanitized(reason), width)) }
             lines.append("")
             lines.append(PositionBar.text(positionMs: positionMs, durationMs: durationMs, width: width))
         } else {
             lines.append(s.queueLength == 0 ? "Nothing queued: press / to search." : "Nothing playing.")
         }
+        if let note = s.radioNote { lines.append(DisplayText.fit(TerminalText.sanitized(note), width)) }
         if let e = s.error { lines.append(DisplayText.fit("error: " + TerminalText.sanitized(e), width)) }
         if s.output != "ok" { lines.append(DisplayText.fit("output: " + TerminalText.sanitized(s.output), width)) }
         return lines
     }
 
-    /// The queue positions shown in `rows`: the current item in the middle where it can be.
-    private static func queueWindow(count: Int, current: Int?, rows: Int) -> Range<Int> {
-        let shown = min(rows, count)
-        let first = max(0, min(count - shown, (current ?? 0) - shown / 2))
-        return first..<first + shown
+    /// One queue row, numbered from 0 as `queue` and `play N` count: "▶" the current one, "✗" a
+    /// failed item, "★" one on the shortlist, "+" one radio queued; the cursor's row reversed.
+    private func queueLine(_ i: Int, current: Int?, width: Int) -> String {
+        guard let queue else { return "" }
+        let item = queue.items[i]
+        let digits = String(queue.items.count - 1).count
+        let mark = i == current ? "▶" : item.failure != nil ? "✗" : " "
+        let number = String(repeating: " ", count: digits - String(i).count) + String(i)
+        let name = [item.track.trackName, item.track.artistName].compactMap { $0 }.map(TerminalText.sanitized).joined(separator: " — ")
+        let star = item.track.trackId.map(marked.contains) == true ? "★ " : ""
+        let radio = item.reason != nil ? "+ " : ""
+        let line = DisplayText.fit("\(mark) \(number) \(star)\(radio)\(name)" + (item.failure != nil ? " (failed)" : ""), width)
+        if i == cursor { return reversed(DisplayText.padded(line, width)) }
+        return i == current ? bold(line) : item.failure != nil ? dim(line) : line
     }
 
-    /// Up to `rows` items around the current one, numbered from 0 as `queue` and `play N` count:
-    /// "▶" marks the current one, "✗" a failed item, "★" one on the shortlist.
-    private func queueLines(_ queue: QueueReport, current: Int?, rows: Int, width: Int) -> [String] {
-        let count = queue.items.count
-        let digits = String(count - 1).count
-        return Self.queueWindow(count: count, current: current, rows: rows).map { i in
-            let item = queue.items[i]
-            let mark = i == current ? "▶" : item.failure != nil ? "✗" : " "
-            let number = String(repeating: " ", count: digits - String(i).count) + String(i)
-            let name = [item.track.trackName, item.track.artistName].compactMap { $0 }.map(TerminalText.sanitized).joined(separator: " — ")
-            let star = item.track.trackId.map(marked.contains) == true ? "★ " : ""
-            let line = DisplayText.fit("\(mark) \(number) \(star)\(name)" + (item.failure != nil ? " (failed)" : ""), width)
-            return i == current ? bold(line) : item.failure != nil ? dim(line) : line
+    /// The keys, in one column, or in two when they do not fit the rows.
+    private func helpLines(_ width: Int, rows: Int) -> [String] {
+        let keyWidth = Self.keys.map { DisplayText.cells($0.0) }.max() ?? 0
+        let entries = Self.keys.map { DisplayText.padded($0.0, keyWidth + 2) + $0.1 }
+        var lines: [String]
+        if entries.count + 3 <= rows {
+            lines = entries.map { DisplayText.fit($0, width) }
+        } else {
+            let half = (entries.count + 1) / 2, column = width / 2
+            lines = (0..<half).map { i in
+                let left = DisplayText.padded(DisplayText.fit(entries[i], column - 1), column)
+                return left + (half + i < entries.count ? DisplayText.fit(entries[half + i], width - column) : "")
+            }
         }
+        return ["Keys"] + lines + ["", DisplayText.fit("any key closes this", width)]
     }
 
-    private func helpLines(_ width: Int) -> [String] {
-        ["Keys"] + Self.keys.map { DisplayText.fit(DisplayText.padded($0.0, 7) + $0.1, width) } + ["", DisplayText.fit("any key closes this", width)]
-    }
-
-    private func bold(_ text: String) -> String { "\u{1B}[1m" + text + "\u{1B}[0m" }
-    private func dim(_ text: String) -> String { "\u{1B}[2m" + text + "\u{1B}[0m" }
+    func bold(_ text: String) -> String { "\u{1B}[1m" + text + "\u{1B}[0m" }
+    func reversed(_ text: String) -> String { "\u{1B}[7m" + text + "\u{1B}[0m" }
+    func dim(_ text: String) -> String { "\u{1B}[2m" + text + "\u{1B}[0m" }
 }

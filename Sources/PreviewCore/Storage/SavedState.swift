@@ -27,6 +27,10 @@ public struct SavedState: Codable, Equatable, Sendable {
     public var outputs: [String: Bool]?
     /// The shuffled play order as queue indexes; nil: the queue's own order.
     public var order: [Int]?
+    /// Radio was on; nil in files written before there was a radio.
+    public var radio: Bool?
+    /// The quick skips counted against each radio lead; nil in files written before.
+    public var radioSkips: [String: Int]?
 
     public init(count: Int, current: Int?, positionMs: Int, volume: Int, muted: Bool, repeat: RepeatMode,
                 single: SingleMode, consume: Bool, crossfade: Int? = nil, outputEnabled: Bool? = nil, outputs: [String: Bool]? = nil,

@@ -116,8 +116,9 @@ public final class ITunesClient: Sendable {
     /// its ids from the track memory and one lookup of the others (the same `lookup` a listener's
     /// takes, which feeds the memory), so each row is the song's own record (its length, album,
     /// genre, price, numbers, artwork), in the chart's order. Three calls at most, each cached like
-    /// a search.
-    public func topSongs(_ query: ChartQuery) async throws(CatalogError) -> CatalogPage {
+    /// a search. `lookingUp` false: no lookup, the entries the memory does not know stand as the
+    /// feed gives them (radio's one call for a chart).
+    public func topSongs(_ query: ChartQuery, lookingUp: Bool = true) async throws(CatalogError) -> CatalogPage {
         var sources = [base.appendingPathComponent(query.path(country: country))]
         if let current = query.currentPath(country: country) {
             sources.append(chartBase.appendingPathComponent(current))
@@ -143,7 +144,7 @@ public final class ITunesClient: Sendable {
         // The songs previewd has answered before come from the track memory; the rest from one lookup.
         var byID = memory.tracks(ids)
         let unknown = ids.filter { byID[$0] == nil }
-        if !unknown.isEmpty {
+        if lookingUp, !unknown.isEmpty {
             do {
                 let found = try await lookup(LookupQuery(ids: unknown, entity: nil, country: query.country?.uppercased()))
                 for record in found.results { if let id = ChartFeed.id(of: record), byID[id] == nil { byID[id] = record } }
@@ -158,7 +159,7 @@ public final class ITunesClient: Sendable {
         page.results = entries.map { entry in ChartFeed.id(of: entry).flatMap { byID[$0] } ?? entry }
         // An entry the lookup answered as unknown is kept too (an add by its id finds it); looked-up
         // ones already are. After a failed lookup nothing is: a later chart or add looks them up again.
-        if page.lookupError == nil {
+        if lookingUp, page.lookupError == nil {
             let unanswered = Set(unknown).subtracting(byID.keys)
             memory.remember(page.results.filter { $0.trackId.map(unanswered.contains) ?? false })
         }

@@ -19,8 +19,6 @@ public struct OutputOptions: Sendable {
     public var alsaMixer: String?
     /// `--alsa-format`: RATE:BITS:CHANNELS asked of the ALSA device.
     public var alsaFormat: String?
-    /// The output's own `key=value` settings, given after its value (`OutputOptions.split`).
-    public var settings: [String: String]
 
     /// Options as given; the defaults are previewd's.
     public init(output: String = "pulse", sink: String? = nil, pulseServer: String? = nil, latencyMs: Int = 100,

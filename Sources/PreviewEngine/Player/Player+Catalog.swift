@@ -98,7 +98,9 @@ extension Player {
             lastSearch?.mayHaveMore = false
         }
         autopaging = nil
-        if !isShutDown { core.pageEnded(morePages: lastSearch?.mayHaveMore ?? false) }
+        guard !isShutDown else { return }
+        core.pageEnded(morePages: lastSearch?.mayHaveMore ?? false)
+        run(core.settleRadio())   // past the last page, radio follows (before the last track ends)
     }
 
     /// Sorts `page`, has the core queue its playable tracks (replacing or inserting) and reports

@@ -45,6 +45,7 @@ extension Player {
             case .setOutputs(let switches): outputGroup?.setEnabled(switches)
             case .fetchArtwork(let urls): learned += fetchArtwork(urls)
             case .fetchNextPage: fetchNextPage()
+            case .fetchRadio: fetchRadio()
             case .logFailure(let line): log(.warning, line)
             case .armRetry(let timer, let ms): armRetry(timer, afterMs: ms)
             case .disarmRetry(let timer): disarmRetry(timer)

@@ -45,7 +45,7 @@ extension Player {
     }
 
     /// The shortlist's tracks, from its file the first time after a change.
-    private func markedTracks() async -> [Track] {
+    func markedTracks() async -> [Track] {
         if let markedCache { return markedCache }
         guard let lists else { return [] }
         let tracks = await StateDisk.run { (try? lists.tracks(.marked)) ?? [] }
@@ -53,7 +53,7 @@ extension Player {
         return tracks
     }
 
-    private func heardEntries() async -> [HistoryEntry] {
+    func heardEntries() async -> [HistoryEntry] {
         guard let history else { return [] }
         return await StateDisk.run { history.recentEntries() }
     }

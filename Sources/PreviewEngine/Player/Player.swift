@@ -27,6 +27,8 @@ public actor Player {
     let hub: EventHub?
     /// The autopage call under way; shutdown waits for it.
     var autopaging: Task<Void, Never>?
+    /// The radio batch under way (`Player+Radio`); shutdown waits for it.
+    var radioBatch: Task<Void, Never>?
     var lastSearch: LastSearch?
     /// The last search that only answered (`"queue": false`), for `more` with `"queue": false`.
     var lastLook: LastSearch?
@@ -192,7 +194,9 @@ public actor Player {
         case .resume: run(try core.apply(.resume))
         case .toggle: run(try core.apply(.toggle))
         case .stop: run(try core.apply(.stop))
-        case .next: run(try core.apply(.next))
+        case .next:
+            core.noteSkip(heardMs: positionMs())
+            run(try core.apply(.next))
         case .prev: run(try core.apply(.prev))
         case .seek(let target): run(try core.seek(target, heardMs: positionMs()))
         case .volume(let change): run(core.changeVolume(change))
@@ -201,6 +205,7 @@ public actor Player {
         case .setShuffle(let on): run(try core.apply(.setShuffle(on, seed: UInt64.random(in: 0...UInt64.max))))
         case .setSingle(let mode): run(try core.apply(.setSingle(mode)))
         case .setConsume(let on): run(try core.apply(.setConsume(on)))
+        case .setRadio(let on, let skips): setRadio(on, skips: skips)
         case .crossfade(let seconds?): run(try core.setCrossfade(seconds))
         case .crossfade(nil): break
         case .status: break
@@ -244,6 +249,10 @@ public actor Player {
         if core.transport.isActive { report.audio = "\(sequencer.format.sampleRate):f:\(sequencer.format.channels)" }
         report.switchMicroseconds = switchMicroseconds()
         report.waiting = core.hold.waiting.flatMap { core.waitingReport(waitedMs: WallClock.unixMilliseconds() - $0.sinceUnixMs) }
+        report.radio = core.radio.on
+        report.radioNote = core.radio.note
+        report.reason = core.currentReason
+        report.radioSkips = core.radio.skips
         return report
     }
 
@@ -304,7 +313,7 @@ public actor Player {
         catalog.shutdown()
         // The network is closed, so the player's own tasks end at once; each must end before the
         // loop stops, or it would hold the player forever.
-        for task in Array(artworkFetches.values) + [autopaging].compactMap({ $0 }) { await task.value }
+        for task in Array(artworkFetches.values) + [autopaging, radioBatch].compactMap({ $0 }) { await task.value }
         policy.cache?.flush()   // the last previews and measurements reach the disk
     }
 }

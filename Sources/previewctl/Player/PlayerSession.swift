@@ -14,8 +14,9 @@ import PreviewCore
 /// out, a crash included (`cpl_terminal_raw`), and while Ctrl-Z has the view stopped.
 final class PlayerSession {
     /// Sequences that take the screen and give it back.
-    static let enter = "\u{1B}[?1049h\u{1B}[?25l\u{1B}[H\u{1B}[2J"
-    static let leave = "\u{1B}[0m\u{1B}[?25h\u{1B}[?1049l"
+    /// Clicks are asked for in the SGR form (`ESC [ < b ; x ; y M`), where the terminal sends them.
+    static let enter = "\u{1B}[?1049h\u{1B}[?25l\u{1B}[?1000h\u{1B}[?1006h\u{1B}[H\u{1B}[2J"
+    static let leave = "\u{1B}[?1006l\u{1B}[?1000l\u{1B}[0m\u{1B}[?25h\u{1B}[?1049l"
 
     private let client: ControlClient
     private var events: EventStream
@@ -27,6 +28,9 @@ final class PlayerSession {
     private var artworkKey: (trackId: Int?, columns: Int)?
     /// The queue items last told to previewd as on screen (`visible`).
     private var shownTrackIds: [Int] = []
+    /// The lines on the terminal and the size they were drawn for: only the lines that changed
+    /// are written again.
+    private var drawn: (lines: [String], columns: Int, rows: Int)?
 
     /// Subscribes to previewd's events (before the terminal is touched, so a missing daemon is a plain
     /// error message).
@@ -77,6 +81,7 @@ final class PlayerSession {
             case 0: return nil
             case SIGWINCH:
                 size = TerminalSize.current()
+                drawn = nil
                 refreshArtwork()
             case SIGTSTP:
                 if let status = suspend() { return status }
@@ -97,6 +102,7 @@ final class PlayerSession {
         do { events = try client.subscribe(.subscribe(position: true)) } catch { return ExitStatus.brokenAnswer }
         size = TerminalSize.current()
         artworkKey = nil
+        drawn = nil
         refresh(queue: true)
         return nil
     }
@@ -137,7 +143,7 @@ final class PlayerSession {
         return nil
     }
 
-    /// What a key does; an exit status when it ends the view.
+    /// What a key does (`PlayerKeys.table`); an exit status when it ends the view.
     private func handle(_ key: Key) -> Int32? {
         if screen.showsHelp {
             screen.showsHelp = false
@@ -152,36 +158,156 @@ final class PlayerSession {
                 screen.prompt = nil
                 let term = typed.trimmingWhitespace()
                 guard !term.isEmpty else { return nil }
-                screen.message = "searching “\(term)”…"
-                draw()
-                send(.search(CatalogQuery(term: term), Enqueue()))
+                search(term)
             default: break
             }
             return nil
         }
         screen.message = nil
         let s = screen.status
-        switch key {
-        case .character("q"), .character("Q"): return 0
-        case .character(" "): send(.toggle)
-        case .character("n"), .right: send(.next)
-        case .character("p"), .left: send(.prev)
-        case .character("+"), .character("="), .up: send(.volume(.by(5)))
-        case .character("-"), .down: send(.volume(.by(-5)))
-        case .character("M"): send(.mute(nil))
-        case .character("m"):
+        let rows = screen.listArea(width: size.columns, height: size.rows)?.rows ?? 1
+        if case .mouse(let button, _, let row) = key {
+            clicked(button, row: row, rows: rows)
+            return nil
+        }
+        guard let action = PlayerKeys.action(for: key) else { return nil }
+        switch action {
+        case .quit: return 0
+        case .toggle: send(.toggle)
+        case .cursorUp: screen.move(.up, rows: rows)
+        case .cursorDown: screen.move(.down, rows: rows)
+        case .pageUp: screen.move(.pageUp, rows: rows)
+        case .pageDown: screen.move(.pageDown, rows: rows)
+        case .first: screen.move(.first, rows: rows)
+        case .last: screen.move(.last, rows: rows)
+        case .playRow: playRow()
+        case .removeRow: removeRow()
+        case .moveRowDown: moveRow(by: 1)
+        case .moveRowUp: moveRow(by: -1)
+        case .addResult: addResult()
+        case .replaceWithResults: replaceWithResults()
+        case .switchView:
+            screen.view = screen.view == .queue && !screen.results.isEmpty ? .results : .queue
+            if screen.view == .queue, screen.results.isEmpty { screen.message = "no results yet: / searches" }
+        case .sortNext, .sortReverse:
+            guard screen.view == .results else { screen.message = "sorting is for the results (Tab)"; break }
+            screen.sortResults(reverse: action == .sortReverse)
+        case .seekBack: send(.seek(.relative(ms: -5_000)))
+        case .seekOn: send(.seek(.relative(ms: 5_000)))
+        case .next: send(.next)
+        case .previous: send(.prev)
+        case .volumeUp: send(.volume(.by(5)))
+        case .volumeDown: send(.volume(.by(-5)))
+        case .mute: send(.mute(nil))
+        case .mark:
             send(s?.marked == true ? .unmark(nil) : .mark(nil))
             refresh(queue: true)
-        case .character("s"): send(.setShuffle(!(s?.shuffle ?? false)))
-        case .character("r"):
+        case .shuffle: send(.setShuffle(!(s?.shuffle ?? false)))
+        case .cycleRepeat:
             let next: RepeatMode = switch s?.repeat ?? .off { case .off: .all; case .all: .one; case .one: .off }
             send(.setRepeat(next))
-        case .character("/"): screen.prompt = ""
-        case .character("o"): openStorePage()
-        case .character("?"), .character("h"): screen.showsHelp = true
-        default: break
+        case .search: screen.prompt = ""
+        case .open: openStorePage()
+        case .help: screen.showsHelp = true
         }
         return nil
+    }
+
+    /// A click: on a row, the cursor goes there; on the cursor's row, it plays. The wheel moves it.
+    private func clicked(_ button: Int, row: Int, rows: Int) {
+        switch button {
+        case 64: screen.move(.up, rows: rows)
+        case 65: screen.move(.down, rows: rows)
+        case 0:
+            guard let target = screen.listRow(clickedAt: row, width: size.columns, height: size.rows) else { return }
+            if target == screen.cursor { playRow() } else { screen.move(.to(target), rows: rows) }
+        default: break
+        }
+    }
+
+    /// Enter: the queue's row plays (`play --id`, from its head as a tap does); a result is put after
+    /// the current track and plays, the rest of the queue kept.
+    private func playRow() {
+        switch screen.view {
+        case .queue:
+            guard let item = screen.cursorItem else { return }
+            send(.play(.id(item.id)))
+            screen.queueCursor = nil   // the cursor follows playback again
+        case .results:
+            guard let track = screen.rowTrack(screen.cursor) else { return }
+            guard let added = addTracks([track], at: .next), let id = added.ids.first else { return }
+            send(.play(.id(id)))
+        }
+    }
+
+    /// `d`: the queue's row leaves the queue.
+    private func removeRow() {
+        guard let item = screen.cursorItem else { screen.message = "d removes a row of the queue (Tab)"; return }
+        send(.remove(.id(item.id)))
+        refresh(queue: true)
+    }
+
+    /// `J`/`K`: the queue's row moves down or up, the cursor with it.
+    private func moveRow(by step: Int) {
+        guard let item = screen.cursorItem, let count = screen.queue?.items.count else { screen.message = "J and K move a row of the queue (Tab)"; return }
+        let to = screen.cursor + step
+        guard (0..<count).contains(to) else { return }
+        send(.move(from: .id(item.id), to: .index(to)))
+        screen.queueCursor = to
+        refresh(queue: true)
+    }
+
+    /// `a`: the result under the cursor goes to the end of the queue.
+    private func addResult() {
+        guard screen.view == .results, let track = screen.rowTrack(screen.cursor) else { screen.message = "a adds a result (/ searches)"; return }
+        if addTracks([track], at: .end) != nil { screen.message = "added: " + (track.trackName ?? "the track") }
+    }
+
+    /// `R`: the results replace the queue, the row under the cursor playing.
+    private func replaceWithResults() {
+        guard screen.view == .results, !screen.results.isEmpty else { screen.message = "R replaces the queue with the results (/ searches)"; return }
+        var enqueue = Enqueue()
+        enqueue.start = screen.cursor
+        _ = addTracks(screen.results, enqueue)
+        screen.view = .queue
+        screen.queueCursor = nil
+    }
+
+    private func addTracks(_ tracks: [Track], at position: InsertPosition) -> AddReport? {
+        addTracks(tracks, Enqueue(play: false, at: position))
+    }
+
+    private func addTracks(_ tracks: [Track], _ enqueue: Enqueue) -> AddReport? {
+        do {
+            let response = try client.send(.add(.tracks(tracks), enqueue))
+            screen.message = response.ok ? nil : response.error?.message
+            let report = try? response.result?.decode(as: AddReport.self)
+            refresh(queue: true)
+            return report
+        } catch {
+            screen.message = "previewd did not answer"
+            return nil
+        }
+    }
+
+    /// `/` then Enter: the search's results in the results view; the queue is not touched.
+    private func search(_ term: String) {
+        screen.message = "searching “\(term)”…"
+        draw()
+        do {
+            let response = try client.send(.search(CatalogQuery(term: term), Enqueue(queue: false)))
+            guard response.ok, let report = try? response.result?.decode(as: CatalogReport.self) else {
+                screen.message = response.error?.message ?? "no results for “\(term)”"
+                return
+            }
+            screen.message = nil
+            screen.results = screen.resultsSort.map { $0.sorted(report.results) } ?? report.results
+            screen.resultsCursor = 0
+            screen.resultsTitle = term
+            screen.view = .results
+        } catch {
+            screen.message = "previewd did not answer"
+        }
     }
 
     // MARK: previewd
@@ -228,7 +354,10 @@ final class PlayerSession {
     }
 
     private func openStorePage() {
-        guard let url = screen.status?.track?.trackViewUrl else { screen.message = "this track has no store page"; return }
+        guard let url = screen.rowTrack(screen.cursor)?.trackViewUrl ?? screen.status?.track?.trackViewUrl else {
+            screen.message = "this track has no store page"
+            return
+        }
         switch StorePage.open(url, quiet: true) {
         case .opened(let program): screen.message = "opened with \(program): \(url)"
         case .noBrowser: screen.message = url
@@ -238,8 +367,9 @@ final class PlayerSession {
 
     // MARK: Output
 
-    /// Writes the whole screen in one write: each line cleared to its end, then the rest below, so a
-    /// smaller size or a shorter line leaves nothing behind.
+    /// Writes what changed since the last draw in one write: the lines that differ, each cleared to
+    /// its end; after a resize (or at first) the whole screen, then the rest below cleared, so a
+    /// smaller size or a shorter line leaves nothing behind. Nothing changed: nothing is written.
     private func draw() {
         let lines = screen.lines(width: size.columns, height: size.rows)
         let visible = screen.visibleTrackIds(width: size.columns, height: size.rows)
@@ -247,6 +377,15 @@ final class PlayerSession {
             shownTrackIds = visible
             _ = try? client.send(.visible(Array(visible.prefix(200))))
         }
-        Output.write("\u{1B}[H" + lines.joined(separator: "\u{1B}[K\r\n") + "\u{1B}[K\u{1B}[J", to: STDOUT_FILENO)
+        defer { drawn = (lines, size.columns, size.rows) }
+        guard let drawn, drawn.columns == size.columns, drawn.rows == size.rows, drawn.lines.count == lines.count else {
+            Output.write("\u{1B}[H" + lines.joined(separator: "\u{1B}[K\r\n") + "\u{1B}[K\u{1B}[J", to: STDOUT_FILENO)
+            return
+        }
+        var out = ""
+        for (row, line) in lines.enumerated() where line != drawn.lines[row] {
+            out += "\u{1B}[\(row + 1);1H" + line + "\u{1B}[K"
+        }
+        if !out.isEmpty { Output.write(out, to: STDOUT_FILENO) }
     }
 }

@@ -63,14 +63,19 @@ extension DaemonTestCase {
         XCTAssertEqual(try daemon.ctl("search", "brief").status, 0)   // 770 Hz for 2 s, then 990 Hz for 2 s
         let first = try XCTUnwrap(recorder.waitForTone(770, after: mark))
         let second = try XCTUnwrap(recorder.waitForTone(990, after: first), "heard \(recorder.toneSequence(after: mark))")
-        // 10 ms windows around the seam, from the first tone's last second to the second's first half
-        // second: none may be silent. (PipeWire may drop a few ms as its null sink wakes from
-        // suspend, at the start of the stream, far from the seam.)
-        XCTAssertNotNil(recorder.waitFor(after: second + recorder.sampleRate / 2) { _, _, _ in true })
-        let gaps = recorder.silentWindows(from: max(first, second - recorder.sampleRate), to: second + recorder.sampleRate / 2,
-                                          size: recorder.sampleRate / 100)
+        let gaps = silentWindows(joining: first, second)
         XCTAssertEqual(gaps, [], "silence between the tracks at samples \(gaps.prefix(5)) (\(gaps.count) × 10 ms)")
         XCTAssertEqual(recorder.toneSequence(after: mark).prefix(2), [770, 990])
+    }
+
+    /// The silent 10 ms windows around the seam of a tone heard from `first` and the next from
+    /// `second`: from the first's last second to the second's first half second (once recorded).
+    /// (PipeWire may drop a few ms as its null sink wakes from suspend, at the start of the stream,
+    /// far from the seam.)
+    func silentWindows(joining first: Int, _ second: Int) -> [Int] {
+        XCTAssertNotNil(recorder.waitFor(after: second + recorder.sampleRate / 2) { _, _, _ in true })
+        return recorder.silentWindows(from: max(first, second - recorder.sampleRate), to: second + recorder.sampleRate / 2,
+                                      size: recorder.sampleRate / 100)
     }
 
     /// Volume (PulseAudio's cubic scale), mute and unmute as heard; repeat one and shuffle.

@@ -248,6 +248,22 @@ extension ControlCommand {
         return .crossfade(seconds)
     }
 
+    static func radio(args: [String: JSONValue]) throws(ControlError) -> ControlCommand {
+        guard let on = args["on"]?.boolValue else { throw ControlError(.badArgument, "radio needs \"on\": true or false") }
+        guard let value = args["skips"] else { return .setRadio(on) }
+        guard case .object(let fields) = value, fields.count <= 1_000 else {
+            throw ControlError(.badArgument, "radio's \"skips\" is an object of lead keys and counts")
+        }
+        var skips: [String: Int] = [:]
+        for (key, count) in fields {
+            guard key.utf8.count <= 64, let n = count.intValue, (0...1_000).contains(n) else {
+                throw ControlError(.badArgument, "radio's \"skips\" needs counts 0–1000 under keys of at most 64 bytes")
+            }
+            skips[key] = n
+        }
+        return .setRadio(on, skips: skips)
+    }
+
     static func consume(args: [String: JSONValue]) throws(ControlError) -> ControlCommand {
         guard let on = args["on"]?.boolValue else { throw ControlError(.badArgument, "consume needs \"on\": true or false") }
         return .setConsume(on)

@@ -95,6 +95,10 @@ extension ControlCommand {
         case .setSingle(let mode): return ControlRequest(id: id, verb: .single, args: ["mode": .string(mode.rawValue)])
         case .crossfade(let seconds): return ControlRequest(id: id, verb: .crossfade, args: seconds.map { ["seconds": .number(Double($0))] })
         case .setConsume(let on): return ControlRequest(id: id, verb: .consume, args: ["on": .bool(on)])
+        case .setRadio(let on, let skips):
+            var args: [String: JSONValue] = ["on": .bool(on)]
+            if let skips { args["skips"] = .object(skips.mapValues { .number(Double($0)) }) }
+            return ControlRequest(id: id, verb: .radio, args: args)
         case .shuffleOrder(let ids): return ControlRequest(id: id, verb: .shuffle, args: ["on": .bool(true), "order": .array(ids.map { .number(Double($0)) })])
         case .status: return ControlRequest(id: id, verb: .status)
         case .memory: return ControlRequest(id: id, verb: .memory)

@@ -79,6 +79,9 @@ public enum ControlCommand: Equatable, Sendable {
     case setSingle(SingleMode)
     /// Remove each item from the queue once it has played.
     case setConsume(Bool)
+    /// Radio on or off (`PlayerCore+Radio`); `skips`: the quick skips counted against each lead,
+    /// as saved before a restart (the state keeper gives them back).
+    case setRadio(Bool, skips: [String: Int]? = nil)
     /// State, position and the current track.
     case status
     /// The queue with its current and failed items; with `since`, only the items added, moved or

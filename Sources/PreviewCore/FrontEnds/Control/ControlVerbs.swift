@@ -34,6 +34,7 @@ extension ControlVerb {
         ControlVerb(.prev, .web, .changes) { _ in .prev },
         ControlVerb(.priority, .local, .changes, ControlCommand.priority(args:)),
         ControlVerb(.queue, .web, .reads, ControlCommand.queue(args:)),
+        ControlVerb(.radio, .web, .changes, ControlCommand.radio(args:)),
         ControlVerb(.remove, .web, .changes, ControlCommand.remove(args:)),
         ControlVerb(.rename, .local, .changes, ControlCommand.rename(args:)),
         ControlVerb(.repeat, .web, .changes, ControlCommand.repeat(args:)),
@@ -61,7 +62,7 @@ extension ControlVerb {
     public enum Name: String, CaseIterable, Sendable {
         case add, artwork, clear, clearerror, consume, crossfade, forget, hello, history, info, library, listadd, listmove, listremove,
              lists, load, lookup, mark, memory, more, move, mute, next, normalize, output, pause, play, prev, priority, queue,
-             remove, rename, `repeat`, resume, save, search, seek, share, shuffle, shufflequeue, single, status, stop, subscribe,
+             radio, remove, rename, `repeat`, resume, save, search, seek, share, shuffle, shufflequeue, single, status, stop, subscribe,
              swap, toggle, top, unmark, visible, volume
     }
 

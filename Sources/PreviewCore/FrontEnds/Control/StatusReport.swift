@@ -66,11 +66,20 @@ public struct StatusReport: Codable, Equatable, Sendable {
     /// Playback holds at a track whose preview's host does not answer (the network is away):
     /// which, why, since when; nil when nothing waits. `state` stays `loading` meanwhile.
     public var waiting: NetworkWaitReport?
+    /// Radio is on: previews chosen from the catalog are appended when the queue is about to end.
+    public var radio: Bool = false
+    /// Why radio is not adding now (the catalog did not answer, nothing new was found), or nil.
+    public var radioNote: String?
+    /// Why the current track came, when radio queued it ("radio: more from …"), or nil.
+    public var reason: String?
+    /// The quick skips counted against each radio lead ("artist:ID", "album:ID", "genre:ID").
+    public var radioSkips: [String: Int] = [:]
 
     private enum CodingKeys: String, CodingKey {
         case state, index, id, queueVersion, positionMs, durationMs, queueLength, track, error, output
         case buffering, volume, muted, `repeat`, shuffle, slots, switchMicroseconds, loudness, hasNext, artwork
         case nextId, nextIndex, single, consume, crossfade, marked, audio, outputEnabled, outputs, normalization, waiting
+        case radio, radioNote, reason, radioSkips
     }
 
     public init(from decoder: any Decoder) throws {
@@ -106,6 +115,10 @@ public struct StatusReport: Codable, Equatable, Sendable {
         outputs = try c.decodeIfPresent([OutputReport].self, forKey: .outputs) ?? []
         normalization = try c.decodeIfPresent(String.self, forKey: .normalization).flatMap(LoudnessNormalization.Mode.init(rawValue:)) ?? .track
         waiting = try c.decodeIfPresent(NetworkWaitReport.self, forKey: .waiting)
+        radio = try c.decodeIfPresent(Bool.self, forKey: .radio) ?? false
+        radioNote = try c.decodeIfPresent(String.self, forKey: .radioNote)
+        reason = try c.decodeIfPresent(String.self, forKey: .reason)
+        radioSkips = try c.decodeIfPresent([String: Int].self, forKey: .radioSkips) ?? [:]
     }
 
     /// Encodes every key, absent values as `null`, so clients can rely on the keys being there.
@@ -142,6 +155,10 @@ public struct StatusReport: Codable, Equatable, Sendable {
         try c.encode(outputs, forKey: .outputs)
         try c.encode(normalization.rawValue, forKey: .normalization)
         try c.encode(waiting, forKey: .waiting)
+        try c.encode(radio, forKey: .radio)
+        try c.encode(radioNote, forKey: .radioNote)
+        try c.encode(reason, forKey: .reason)
+        try c.encode(radioSkips, forKey: .radioSkips)
     }
 
     /// A report with every field given.

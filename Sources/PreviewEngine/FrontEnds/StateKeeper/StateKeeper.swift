@@ -118,6 +118,7 @@ public final class StateKeeper: FrontEnd, @unchecked Sendable {   // after `star
             let shuffled = order.compactMap { ids.indices.contains($0) ? ids[$0] : nil }
             await perform(shuffled.count == ids.compactMap({ $0 }).count && !shuffled.isEmpty ? .shuffleOrder(shuffled) : .setShuffle(true))
         }
+        if state.radio == true || !(state.radioSkips ?? [:]).isEmpty { await perform(.setRadio(state.radio ?? false, skips: state.radioSkips)) }
         await perform(.volume(.set(state.volume)))
         await perform(.mute(state.muted))
         if let current = state.current, ids.indices.contains(current), let id = ids[current] {
@@ -186,11 +187,13 @@ public final class StateKeeper: FrontEnd, @unchecked Sendable {   // after `star
     private func write() {
         let status = engine.status(), queue = engine.queue()
         let positions = Dictionary(uniqueKeysWithValues: queue.items.enumerated().map { ($1.id, $0) })
-        let state = SavedState(count: queue.items.count, current: status.index, positionMs: status.positionMs, volume: status.volume,
+        var state = SavedState(count: queue.items.count, current: status.index, positionMs: status.positionMs, volume: status.volume,
                                muted: status.muted, repeat: status.repeat, single: status.single, consume: status.consume,
                                crossfade: status.crossfade, outputEnabled: status.outputEnabled,
                                outputs: Dictionary(status.outputs.map { ($0.name, $0.enabled) }) { first, _ in first },
                                order: queue.order?.compactMap { positions[$0] })
+        state.radio = status.radio
+        state.radioSkips = status.radioSkips.isEmpty ? nil : status.radioSkips
         let file = TrackFile(header: state, tracks: queue.items.map(\.track))
         writing = true
         dirty = false
