@@ -42,16 +42,16 @@ TONE = {t["trackId"]: int(t["previewUrl"].split("tone-")[1].split(".")[0])
 PUBLIC = os.environ.get("PREVIEWD_WEB_TEST_ADDRESS")
 
 # WebKit has no log of the page's WebSocket frames to read: the page's own socket is watched instead
-# (`app` is the page script's top-level state; every send goes through WebSocket.prototype.send).
+# (`previewd.link` is the page's protocol client, app.js; every send goes through WebSocket.prototype.send).
 WATCH_FRAMES = """
 if (!window.__sent) {
   window.__sent = []; window.__received = [];
   const send = WebSocket.prototype.send;
   WebSocket.prototype.send = function (data) { try { window.__sent.push(JSON.parse(data)); } catch (e) {} return send.call(this, data); };
 }
-if (app.ws && !app.ws.__watched) {
-  app.ws.__watched = true;
-  app.ws.addEventListener('message', (m) => { try { window.__received.push(JSON.parse(m.data)); } catch (e) {} });
+if (previewd.link.ws && !previewd.link.ws.__watched) {
+  previewd.link.ws.__watched = true;
+  previewd.link.ws.addEventListener('message', (m) => { try { window.__received.push(JSON.parse(m.data)); } catch (e) {} });
 }
 """
 

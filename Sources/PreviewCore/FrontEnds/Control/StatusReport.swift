@@ -60,11 +60,13 @@ public struct StatusReport: Codable, Equatable, Sendable {
     public var outputEnabled: Bool = true
     /// Loudness normalisation: `track` or `off`.
     public var normalization: LoudnessNormalization.Mode = .track
+    /// The page that plays the queue itself ("Play here"), if one does: its clock is the position.
+    public var playHere: PlayHereReport?
 
     private enum CodingKeys: String, CodingKey {
         case state, index, id, queueVersion, positionMs, durationMs, queueLength, track, error, output
         case buffering, volume, muted, `repeat`, shuffle, slots, switchMicroseconds, loudness, hasNext, artwork
-        case nextId, nextIndex, single, consume, crossfade, marked, audio, outputEnabled, normalization
+        case nextId, nextIndex, single, consume, crossfade, marked, audio, outputEnabled, normalization, playHere
     }
 
     public init(from decoder: any Decoder) throws {
@@ -98,6 +100,7 @@ public struct StatusReport: Codable, Equatable, Sendable {
         audio = try c.decodeIfPresent(String.self, forKey: .audio)
         outputEnabled = try c.decodeIfPresent(Bool.self, forKey: .outputEnabled) ?? true
         normalization = try c.decodeIfPresent(String.self, forKey: .normalization).flatMap(LoudnessNormalization.Mode.init(rawValue:)) ?? .track
+        playHere = try c.decodeIfPresent(PlayHereReport.self, forKey: .playHere)
     }
 
     /// Encodes every key, absent values as `null`, so clients can rely on the keys being there.
@@ -132,6 +135,7 @@ public struct StatusReport: Codable, Equatable, Sendable {
         try c.encode(audio, forKey: .audio)
         try c.encode(outputEnabled, forKey: .outputEnabled)
         try c.encode(normalization.rawValue, forKey: .normalization)
+        try c.encode(playHere, forKey: .playHere)
     }
 
     /// A report with every field given.

@@ -153,7 +153,7 @@ public final class StateKeeper: FrontEnd, @unchecked Sendable {   // after `star
             case .stopped, .idle: endListening()   // a stop ends a listening; play starts another
             }
             changed()
-        case .position, .loudness, .artwork, .error, .outputLost, .outputBack, .buffering, .lists, .library, .normalization: break
+        case .position, .loudness, .artwork, .error, .outputLost, .outputBack, .buffering, .lists, .library, .normalization, .playHere: break
         }
     }
 
