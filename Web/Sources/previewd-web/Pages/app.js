@@ -7,7 +7,7 @@
 import { connect, link, reconnectNow } from './modules/link.js';
 import { catchUp } from './modules/remote.js';
 import { renderPlayer, startFrames, stopFrames, wirePlayer } from './modules/player.js';
-import { mediaActions, wirePlayHere } from './modules/playhere.js';
+import { mediaActions, probe, wirePlayHere } from './modules/playhere.js';
 import { wireQueue } from './modules/queue.js';
 import { wireSearch } from './modules/search.js';
 import { wireShare } from './modules/share.js';
@@ -30,9 +30,9 @@ document.addEventListener('visibilitychange', () => {
   }
 });
 
-// The page's handles for the browser tests and a console: the link (its WebSocket) and the media
-// session's actions (which WebDriver cannot press).
-window.previewd = { link, mediaActions };
+// The page's handles for the browser tests and a console: the link (its WebSocket), the media
+// session's actions (which WebDriver cannot press), and what the page plays here.
+window.previewd = { link, mediaActions, playHere: probe };
 
 showScreen(location.hash === '#player' ? 'player' : 'search');
 renderPlayer();

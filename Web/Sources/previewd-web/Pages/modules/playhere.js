@@ -44,6 +44,13 @@ export const mediaActions = {
   seekforward: (details) => transport.seekBy((details && details.seekOffset) || 10),
 };
 
+/** What the page plays, for the browser tests and a console. */
+export const probe = {
+  get on() { return here.on; },
+  get itemId() { return here.itemId; },
+  position: () => (here.elements.length ? Math.round(playing().currentTime * 1000) : 0),
+};
+
 const audioURL = (id) => `/audio/item/${id}`;
 const playing = () => here.elements[0];
 const preloaded = () => here.elements[1];
