@@ -120,6 +120,9 @@ function follow(status, fromTap) {
     // previewd's box ended its track a moment before the page: the page's track plays to its end
     // and the preloaded one follows it there (`ended`), so nothing of either is cut.
     here.pendingId = id;
+    // An element that never says `ended` (a stall at the very end) does not hold the page there.
+    const left = playing().duration - playing().currentTime;
+    setTimeout(() => { if (here.pendingId === id) ended(); }, (left + 0.5) * 1000);
     return;
   } else if (id !== here.itemId) {
     here.pendingId = null;
