@@ -53,6 +53,18 @@ let package = Package(
                 .embedInCode("Pages/icon-512.png"),
                 .embedInCode("Pages/pair.html"),
                 .embedInCode("Pages/pair.js"),
+                .embedInCode("Pages/modules/dom.js"),
+                .embedInCode("Pages/modules/events.js"),
+                .embedInCode("Pages/modules/format.js"),
+                .embedInCode("Pages/modules/link.js"),
+                .embedInCode("Pages/modules/player.js"),
+                .embedInCode("Pages/modules/playhere.js"),
+                .embedInCode("Pages/modules/queue.js"),
+                .embedInCode("Pages/modules/remote.js"),
+                .embedInCode("Pages/modules/search.js"),
+                .embedInCode("Pages/modules/share.js"),
+                .embedInCode("Pages/modules/state.js"),
+                .embedInCode("Pages/modules/ui.js"),
             ]
         ),
     ]

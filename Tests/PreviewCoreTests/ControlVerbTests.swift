@@ -19,6 +19,8 @@ final class ControlVerbTests: XCTestCase {
         .forget(try! ListName("a")), .rename(try! ListName("a"), to: try! ListName("b")),
         .listAdd(try! ListName("a"), .trackIds([5])), .listMove(try! ListName("a"), from: 2, to: 0),
         .listRemove(try! ListName("a"), index: nil), .mark(nil), .unmark(.index(2)), .history(limit: 5),
+        .audioFile(item: 3, offset: 65_536), .playHere(.claim(page: "p1", hereOnly: false)), .playHere(.release(page: "p1")),
+        .playHere(.report(page: "p1", item: 3, positionMs: 5_230, playing: true)), .playHere(.ended(page: "p1", item: 3)),
     ]
 
     func testTheTableHasOneSortedRowPerName() {
@@ -48,13 +50,13 @@ final class ControlVerbTests: XCTestCase {
         XCTAssertEqual(Set(web), [
             "search", "lookup", "top", "more", "add", "play", "pause", "resume", "toggle", "stop", "next", "prev",
             "seek", "volume", "mute", "repeat", "shuffle", "single", "consume", "status", "queue", "clear", "remove",
-            "move", "share", "info", "mark", "unmark", "save", "load", "lists", "history", "visible", "radio",
+            "move", "share", "info", "mark", "unmark", "save", "load", "lists", "history", "visible", "radio", "playhere",
         ], "\(web)")
     }
 
     func testOnlyTheseVerbsOnlyRead() {
         let reads = ControlVerb.all.filter { $0.effect == .reads }.map(\.name.rawValue)
-        XCTAssertEqual(reads, ["artwork", "hello", "history", "info", "library", "lists", "memory", "queue", "share", "status", "subscribe"])
+        XCTAssertEqual(reads, ["artwork", "audio", "hello", "history", "info", "library", "lists", "memory", "queue", "share", "status", "subscribe"])
     }
 
     func testAnUnknownVerbKeepsItsError() {

@@ -133,7 +133,7 @@ final class ProtocolTests: XCTestCase {
         XCTAssertEqual(Set(object.keys), ["state", "index", "id", "queueVersion", "positionMs", "durationMs", "queueLength", "track", "error", "output",
                                           "buffering", "volume", "muted", "repeat", "shuffle", "slots", "switchMicroseconds", "loudness",
                                           "hasNext", "artwork", "nextId", "nextIndex", "single", "consume", "crossfade", "marked", "audio",
-                                          "outputEnabled", "outputs", "normalization", "waiting", "radio", "radioNote", "reason", "radioSkips"])
+                                          "outputEnabled", "outputs", "normalization", "waiting", "radio", "radioNote", "reason", "radioSkips", "playHere"])
         XCTAssertTrue(object["index"] is NSNull)
         XCTAssertEqual(try JSONDecoder().decode(StatusReport.self, from: JSONEncoder().encode(status)), status)
     }

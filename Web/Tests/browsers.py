@@ -53,9 +53,13 @@ class Xvfb(Process):
         self.display = f":{number}"
 
 
-def start_chromium(width, height):
+def start_chromium(width, height, audible=False):
+    """Chromium at `width` × `height`; muted unless `audible` (the tests that listen to the page: it plays
+    into PulseAudio's sink named by $PULSE_SINK on $PULSE_SERVER, as the caller's environment says)."""
     options = webdriver.ChromeOptions()
-    for argument in ("--headless=new", "--no-sandbox", "--disable-gpu", "--hide-scrollbars", "--mute-audio",
+    if not audible:
+        options.add_argument("--mute-audio")
+    for argument in ("--headless=new", "--no-sandbox", "--disable-gpu", "--hide-scrollbars",
                      f"--window-size={width},{height}", "--disable-extensions", "--no-first-run",
                      "--disable-background-networking", "--disable-component-update", "--disable-sync",
                      "--disable-default-apps", "--disable-domain-reliability", "--no-pings"):

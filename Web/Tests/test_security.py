@@ -11,6 +11,7 @@ import sys
 import tempfile
 import time
 import unittest
+import urllib.request
 
 from harness import Stack, Web, WebSocket, WebSocketRefused, TIMEOUT
 
@@ -56,8 +57,13 @@ class LoopbackTests(unittest.TestCase):
         self.assertEqual(headers["X-Content-Type-Options"], "nosniff")
         self.assertEqual(headers["Referrer-Policy"], "no-referrer")
         self.assertFalse([k for k in headers.keys() if k.lower().startswith("access-control-")])
+        # The page's script is native ES modules: each one must come as JavaScript, or it does not run.
+        modules = re.findall(r"from '\./modules/([a-z]+\.js)'", self.web.request("GET", "/app.js")[2].decode())
+        self.assertIn("link.js", modules)
+        self.assertIn("playhere.js", modules)
         for path, kind in (("/app.js", "javascript"), ("/app.css", "text/css"), ("/manifest.webmanifest", "manifest"),
-                           ("/icon.svg", "svg"), ("/icon-192.png", "png"), ("/icon-512.png", "png")):
+                           ("/icon.svg", "svg"), ("/icon-192.png", "png"), ("/icon-512.png", "png"),
+                           *((f"/modules/{name}", "text/javascript") for name in modules)):
             status, headers, _ = self.web.request("GET", path)
             self.assertEqual(status, 200, path)
             self.assertIn(kind, headers["Content-Type"], path)
@@ -251,6 +257,43 @@ class LoopbackTests(unittest.TestCase):
         self.assertEqual(status, 404)
         status, _, _ = self.web.request("GET", "/art/item/987654")
         self.assertEqual(status, 404)
+
+    def test_audio_path_answers_byte_ranges(self):
+        """`/audio/item/{id}`: previewd's own bytes of a queue item's preview, with RFC 9110's ranges."""
+        _, answer = self.web.api({"id": 1, "cmd": "search", "args": {"term": "sine", "queue": True, "play": False}})
+        self.assertTrue(answer["ok"], answer)
+        _, answer = self.web.api({"id": 2, "cmd": "queue"})
+        item = answer["result"]["items"][0]
+        with urllib.request.urlopen(item["track"]["previewUrl"], timeout=30) as original:
+            whole = original.read()
+        size = len(whole)
+        start = size * 2 // 3   # past the first 64 KiB chunk when the preview is larger
+        path = f"/audio/item/{item['id']}"
+        status, headers, body = self.web.request("GET", path)
+        self.assertEqual((status, headers["Content-Type"], headers["Accept-Ranges"]), (200, "audio/mp4", "bytes"))
+        self.assertEqual(body, whole, "previewd's bytes, whole")
+        # (Range, status, Content-Range, bytes): WebKit's first probe, an open end, a suffix, past the end,
+        # several ranges and malformed ones (answered whole, as RFC 9110 §14.2 allows), another unit.
+        cases = [
+            ("bytes=0-1", 206, f"bytes 0-1/{size}", whole[:2]),
+            (f"bytes={start}-", 206, f"bytes {start}-{size - 1}/{size}", whole[start:]),
+            ("bytes=-500", 206, f"bytes {size - 500}-{size - 1}/{size}", whole[-500:]),
+            (f"bytes=100-{size + 99}", 206, f"bytes 100-{size - 1}/{size}", whole[100:]),
+            (f"bytes={size}-", 416, f"bytes */{size}", b""),
+            ("bytes=0-1,5-9", 200, None, whole),
+            ("bytes=9-5", 200, None, whole),
+            ("bytes=abc", 200, None, whole),
+            ("items=0-1", 200, None, whole),
+        ]
+        for header, expected, content_range, content in cases:
+            status, headers, body = self.web.request("GET", path, headers={"Range": header})
+            self.assertEqual(status, expected, header)
+            self.assertEqual(headers.get("Content-Range"), content_range, header)
+            if expected != 416:
+                self.assertEqual(body, content, header)
+                self.assertEqual(int(headers["Content-Length"]), len(content), header)
+        status, _, _ = self.web.request("GET", "/audio/item/987654")
+        self.assertEqual(status, 404, "no such queue item")
 
 
 class HostNameTests(unittest.TestCase):
@@ -507,6 +550,8 @@ class PairingTests(unittest.TestCase):
             self.assertEqual(status, 401)
             self.assertIn(b"--pair", body)
             self.assertEqual(web.request("GET", "/app.js")[0], 401)
+            self.assertEqual(web.request("GET", "/modules/link.js")[0], 401)
+            self.assertEqual(web.request("GET", "/audio/item/1", headers={"Range": "bytes=0-1"})[0], 401, "unpaired: no audio")
             self.assertEqual(web.request("GET", "/manifest.webmanifest")[0], 200)
             self.assertEqual(web.request("GET", "/icon-192.png")[0], 200)
             with self.assertRaises(WebSocketRefused) as refused:

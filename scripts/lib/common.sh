@@ -19,6 +19,8 @@ PREVIEWD_APT_PACKAGES+=(mpd mpdscribble)
 # previewd-web's browser tests (Web/Tests/test_browser.py): Debian's chromium driven by selenium.
 PREVIEWD_APT_PACKAGES+=(chromium chromium-driver python3-selenium)
 PREVIEWD_APT_PACKAGES+=(webkit2gtk-driver gir1.2-webkit2-4.1 xvfb)   # and WebKit (Safari's engine), under Xvfb
+# WebKitGTK playing a preview in the page ("Play here"): GStreamer's pulsesink and an AAC decoder.
+PREVIEWD_APT_PACKAGES+=(gstreamer1.0-pulseaudio gstreamer1.0-libav)
 # previewd-web's build (its pairing QR code): scripts/test and scripts/package build it, the demo does not.
 PREVIEWD_APT_PACKAGES+=(libqrencode-dev)
 # scripts/package and its test (scripts/test --package): debhelper, lintian, a fresh Debian root.

@@ -74,6 +74,8 @@ public actor Player {
     var recent = RecentAnswers()
     /// The shortlist's tracks as `library` last read them; nil after a list command changed lists.
     var markedCache: [Track]?
+    /// A page that plays the queue itself, its clock and its downloads (`Player+PlayHere.swift`).
+    var playHere = PlayHereState()
 
     /// A player on `loop`, searching `catalog`, fetching with `fetcher` and playing through `sequencer`, every
     /// track at the gain `normalization` asks for.
@@ -175,6 +177,8 @@ public actor Player {
             return .artworkFile(try await artworkFile(item.map { ref throws(ControlError) in try core.queue.id(of: ref) }, offset: offset))
         case .trackArtworkFile(let trackId, let small, let offset):
             return .artworkFile(try await artworkFile(trackId: trackId, small: small, offset: offset))
+        case .audioFile(let item, let offset): return .audioFile(try await audioFile(item: item, offset: offset))
+        case .playHere(let command): try playHereCommand(command)
         case .share: return .share(try share())
         case .clear:
             lastSearch = nil
@@ -253,6 +257,7 @@ public actor Player {
         report.radioNote = core.radio.note
         report.reason = core.currentReason
         report.radioSkips = core.radio.skips
+        report.playHere = playHere.claim.map(PlayHereReport.init)
         return report
     }
 
@@ -268,8 +273,13 @@ public actor Player {
         return Int((started - since) / 1000)
     }
 
-    /// What has been heard of the current track.
+    /// What has been heard of the current track (by the page's clock while a page plays here).
     func positionMs() -> Int {
+        pageClockMs() ?? boxPositionMs()
+    }
+
+    /// What the box's own output has played of the current track.
+    func boxPositionMs() -> Int {
         if core.transport.outputLost, let lost = core.heardAtLossMs { return lost }
         guard let slot = core.current else { return 0 }
         guard sequencer.currentFeed == slot.id else { return slot.startMs }
@@ -297,6 +307,9 @@ public actor Player {
         slots = [:]
         downloads.values.forEach { $0.cancel() }
         downloads = [:]
+        playHere.ownDownloads.forEach { $0.download.cancel() }
+        playHere.ownDownloads = []
+        if let timer = playHere.goneTimer { loop.cancel(timer) }
         measureCancellation.cancel()
         isShutDown = true
         // Cancelled, each decoder ends at its next read, wait or packet: waited for off the loop,

@@ -51,6 +51,9 @@ extension ControlCommand {
             var args: [String: JSONValue] = ["original": .bool(true), "trackId": .number(Double(trackId)), "offset": .number(Double(offset))]
             if small { args["small"] = .bool(true) }
             return ControlRequest(id: id, verb: .artwork, args: args)
+        case .audioFile(let item, let offset):
+            return ControlRequest(id: id, verb: .audio, args: ["id": .number(Double(item)), "offset": .number(Double(offset))])
+        case .playHere(let command): return ControlRequest(id: id, verb: .playhere, args: command.args)
         case .share: return ControlRequest(id: id, verb: .share)
         case .clear: return ControlRequest(id: id, verb: .clear)
         case .shuffleQueue(let range):

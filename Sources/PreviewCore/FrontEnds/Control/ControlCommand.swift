@@ -26,6 +26,11 @@ public enum ControlCommand: Equatable, Sendable {
     /// The artwork file of a track previewd has seen (the engine's track memory) or queued, a chunk from
     /// `offset`; `small`: Apple's 100-pixel image as named, for a results list, not the 600-pixel one.
     case trackArtworkFile(trackId: Int, small: Bool, offset: Int)
+    /// Queue item `item`'s preview as previewd holds it (fetched first when it holds none), a chunk
+    /// from `offset`: previewd-web serves it to a page that plays here.
+    case audioFile(item: Int, offset: Int)
+    /// A page's own playback ("Play here"): its claim, its clock, a track's end.
+    case playHere(PlayHereCommand)
     /// A ready-to-post line about what is playing.
     case share
     /// Empty the queue (playback stops).

@@ -39,7 +39,8 @@ public enum ControlEvent: Equatable, Sendable {
     /// What previewd has met changed (`library`): a catalog answer brought tracks it had not seen,
     /// or the latest chart or a recent search changed.
     case library
-
+    /// Which page plays the queue itself now ("Play here"), or none (nil): the box's outputs play.
+    case playHere(PlayHereReport?)
 }
 
 /// Events are written straight from their cases: `{"event": "state", "state": "playing", "index": 0}`.
@@ -83,6 +84,8 @@ extension ControlEvent: Encodable {
             try put("single", modes.single.rawValue); try put("consume", modes.consume)
         case .seeked(let index, let ms, let id):
             try put("event", "seeked"); try put("index", index); try c.encodeIfPresent(id, forKey: Key("id")); try put("positionMs", ms)
+        case .playHere(let report):
+            try put("event", "playhere"); try put("playHere", report)
         case .artwork(let index, let path, let id):
             try put("event", "artwork"); try put("index", index); try c.encodeIfPresent(id, forKey: Key("id")); try put("path", path)
         case .buffering(let on):

@@ -11,6 +11,8 @@ public enum ControlResult: Equatable, Sendable {
     case added(AddReport)
     /// `artwork` with `original`: a chunk of the image file.
     case artworkFile(ArtworkFileReport)
+    /// `audio`: a chunk of a preview's file (the same shape as an artwork file's chunk).
+    case audioFile(ArtworkFileReport)
     /// `lists`, `forget`, `rename`: every saved list.
     case lists(ListsReport)
     /// `lists NAME`, `save`, `listadd`, `listremove`: one list.
@@ -43,7 +45,7 @@ extension ControlResult: Encodable {
         case .queue(let report): try report.encode(to: encoder)
         case .queueChanges(let report): try report.encode(to: encoder)
         case .added(let report): try report.encode(to: encoder)
-        case .artworkFile(let report): try report.encode(to: encoder)
+        case .artworkFile(let report), .audioFile(let report): try report.encode(to: encoder)
         case .lists(let report): try report.encode(to: encoder)
         case .list(let report): try report.encode(to: encoder)
         case .history(let report): try report.encode(to: encoder)

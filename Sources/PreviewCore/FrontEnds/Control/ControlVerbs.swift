@@ -6,6 +6,7 @@ extension ControlVerb {
     public static let all: [ControlVerb] = [
         ControlVerb(.add, .web, .changes, ControlCommand.add(args:)),
         ControlVerb(.artwork, .local, .reads, ControlCommand.artwork(args:)),
+        ControlVerb(.audio, .local, .reads, ControlCommand.audio(args:)),
         ControlVerb(.clear, .web, .changes) { _ in .clear },
         ControlVerb(.clearerror, .local, .changes) { _ in .clearError },
         ControlVerb(.consume, .web, .changes, ControlCommand.consume(args:)),
@@ -31,6 +32,7 @@ extension ControlVerb {
         ControlVerb(.output, .local, .changes, ControlCommand.output(args:)),
         ControlVerb(.pause, .web, .changes) { _ in .pause },
         ControlVerb(.play, .web, .changes, ControlCommand.play(args:)),
+        ControlVerb(.playhere, .web, .changes, ControlCommand.playHere(args:)),
         ControlVerb(.prev, .web, .changes) { _ in .prev },
         ControlVerb(.priority, .local, .changes, ControlCommand.priority(args:)),
         ControlVerb(.queue, .web, .reads, ControlCommand.queue(args:)),
@@ -60,8 +62,8 @@ extension ControlVerb {
     /// The verbs' names on the wire, each written once: the request writer (`request(id:)`) uses
     /// these too. Every one has exactly one row in `all` (ControlVerbTests).
     public enum Name: String, CaseIterable, Sendable {
-        case add, artwork, clear, clearerror, consume, crossfade, forget, hello, history, info, library, listadd, listmove, listremove,
-             lists, load, lookup, mark, memory, more, move, mute, next, normalize, output, pause, play, prev, priority, queue,
+        case add, artwork, audio, clear, clearerror, consume, crossfade, forget, hello, history, info, library, listadd, listmove, listremove,
+             lists, load, lookup, mark, memory, more, move, mute, next, normalize, output, pause, play, playhere, prev, priority, queue,
              radio, remove, rename, `repeat`, resume, save, search, seek, share, shuffle, shufflequeue, single, status, stop, subscribe,
              swap, toggle, top, unmark, visible, volume
     }

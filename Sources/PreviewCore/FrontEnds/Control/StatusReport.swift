@@ -74,12 +74,14 @@ public struct StatusReport: Codable, Equatable, Sendable {
     public var reason: String?
     /// The quick skips counted against each radio lead ("artist:ID", "album:ID", "genre:ID").
     public var radioSkips: [String: Int] = [:]
+    /// The page that plays the queue itself ("Play here"), if one does: its clock is the position.
+    public var playHere: PlayHereReport?
 
     private enum CodingKeys: String, CodingKey {
         case state, index, id, queueVersion, positionMs, durationMs, queueLength, track, error, output
         case buffering, volume, muted, `repeat`, shuffle, slots, switchMicroseconds, loudness, hasNext, artwork
         case nextId, nextIndex, single, consume, crossfade, marked, audio, outputEnabled, outputs, normalization, waiting
-        case radio, radioNote, reason, radioSkips
+        case radio, radioNote, reason, radioSkips, playHere
     }
 
     public init(from decoder: any Decoder) throws {
@@ -119,6 +121,7 @@ public struct StatusReport: Codable, Equatable, Sendable {
         radioNote = try c.decodeIfPresent(String.self, forKey: .radioNote)
         reason = try c.decodeIfPresent(String.self, forKey: .reason)
         radioSkips = try c.decodeIfPresent([String: Int].self, forKey: .radioSkips) ?? [:]
+        playHere = try c.decodeIfPresent(PlayHereReport.self, forKey: .playHere)
     }
 
     /// Encodes every key, absent values as `null`, so clients can rely on the keys being there.
@@ -159,6 +162,7 @@ public struct StatusReport: Codable, Equatable, Sendable {
         try c.encode(radioNote, forKey: .radioNote)
         try c.encode(reason, forKey: .reason)
         try c.encode(radioSkips, forKey: .radioSkips)
+        try c.encode(playHere, forKey: .playHere)
     }
 
     /// A report with every field given.

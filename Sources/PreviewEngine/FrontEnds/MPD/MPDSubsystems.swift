@@ -51,7 +51,7 @@ public struct MPDSubsystems: OptionSet, Sendable, Hashable {
         case .queue: self = .playlist
         case .volume: self = .mixer
         case .modes, .crossfade, .normalization: self = .options
-        case .outputLost, .outputBack, .outputEnabled: self = .output
+        case .outputLost, .outputBack, .outputEnabled, .playHere: self = .output   // a page that plays here is an output
         case .lists: self = .storedPlaylist
         case .loudness, .artwork, .position, .buffering, .library: self = []
         }

@@ -167,7 +167,7 @@ public final class StateKeeper: FrontEnd, @unchecked Sendable {   // after `star
             case .stopped, .idle: endListening()   // a stop ends a listening; play starts another
             }
             changed()
-        case .position, .loudness, .artwork, .error, .outputLost, .outputBack, .buffering, .lists, .library, .normalization, .waiting: break
+        case .position, .loudness, .artwork, .error, .outputLost, .outputBack, .buffering, .lists, .library, .normalization, .waiting, .playHere: break
         }
     }
 

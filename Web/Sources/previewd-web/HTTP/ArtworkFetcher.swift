@@ -6,7 +6,7 @@ import Foundation
 import PreviewCore
 
 /// Fetches an image file from previewd in its 64 KiB chunks (`artwork {"original": true, ...}`,
-/// asked again from `offset + len(data)` until `size` bytes are in) and joins them.
+/// asked again from `offset + len(data)` until `size` bytes are in, `DaemonFileChunk`) and joins them.
 struct ArtworkFetcher: Sendable {
     /// The largest image accepted; previewd keeps originals to 4 MiB.
     static let maxSize = 8 << 20
@@ -29,24 +29,21 @@ struct ArtworkFetcher: Sendable {
         var bytes: [UInt8] = []
         var mime = "application/octet-stream"
         while true {
-            var args = selector
-            args["original"] = .bool(true)
-            args["offset"] = .number(Double(bytes.count))
-            let answer = await link.call("artwork", args: args)
-            guard answer["ok"]?.boolValue == true else {
-                switch answer["error"]?["code"]?.stringValue {
+            switch await DaemonFileChunk.fetch(link, "artwork", selector.merging(["original": .bool(true)]) { $1 }, offset: bytes.count) {
+            case .refused(let code, let message):
+                switch code {
                 case "rejected"?, "no-results"?, "bad-argument"?: return .none
                 case "unavailable"?: return .unavailable
-                default: return .failed(answer["error"]?["message"]?.stringValue ?? "no answer")
+                default: return .failed(message)
                 }
+            case .malformed: return .failed("a malformed artwork answer")
+            case .chunk(let type, let size, let chunk):
+                guard size <= Self.maxSize else { return .failed("a malformed artwork answer") }
+                mime = type
+                bytes.append(contentsOf: chunk)
+                guard chunk.isEmpty || bytes.count >= size else { continue }
             }
-            guard let result = answer["result"], let size = result["size"]?.intValue, size <= Self.maxSize,
-                  let data = result["data"]?.stringValue, let chunk = Data(base64Encoded: data) else {
-                return .failed("a malformed artwork answer")
-            }
-            mime = result["mime"]?.stringValue ?? mime
-            bytes.append(contentsOf: chunk)
-            if chunk.isEmpty || bytes.count >= size { break }
+            break
         }
         guard !bytes.isEmpty else { return .none }
         guard mime == "image/jpeg" || mime == "image/png" else { return .failed("not a JPEG or PNG") }

@@ -8,7 +8,7 @@ import Hummingbird
 import NIOCore
 import PreviewCore
 
-/// The HTTP routes: the embedded pages, `POST /api`, the artwork, pairing. The guards and headers
+/// The HTTP routes: the embedded pages, `POST /api`, the artwork, the previews (`/audio`), pairing. The guards and headers
 /// run in front of them all (`WebServer.makeRouter`).
 struct Routes: Sendable {
     let link: DaemonLink
@@ -25,17 +25,7 @@ struct Routes: Sendable {
     static let maxBody = 64 * 1024
 
     func add(to router: Router<WebContext>) {
-        let pages: [(String, [UInt8], String)] = [
-            ("/", PackageResources.index_html, "text/html; charset=utf-8"),
-            ("/app.js", PackageResources.app_js, "text/javascript; charset=utf-8"),
-            ("/app.css", PackageResources.app_css, "text/css; charset=utf-8"),
-            ("/manifest.webmanifest", PackageResources.manifest_webmanifest, "application/manifest+json"),
-            ("/icon.svg", PackageResources.icon_svg, "image/svg+xml"),
-            ("/icon-192.png", PackageResources.icon_192_png, "image/png"),
-            ("/icon-512.png", PackageResources.icon_512_png, "image/png"),
-            ("/pair.js", PackageResources.pair_js, "text/javascript; charset=utf-8"),
-        ]
-        for (path, bytes, type) in pages {
+        for (path, bytes, type) in PageFiles.all {
             let buffer = ByteBuffer(bytes: bytes)
             router.get(RouterPath(path)) { _, _ in
                 Response(status: .ok, headers: [.contentType: type, .cacheControl: "no-cache"], body: .init(byteBuffer: buffer))
@@ -49,6 +39,11 @@ struct Routes: Sendable {
             var selector: [String: JSONValue] = ["trackId": .number(Double(try context.parameters.require("trackId", as: Int.self)))]
             if request.uri.queryParameters["small"] == "1" { selector["small"] = .bool(true) }
             return await artwork(selector)
+        }
+        // A queue item's preview for a page that plays here ("Play here"), with byte ranges.
+        router.get("/audio/item/:id") { request, context in
+            await AudioFetcher(link: link).response(item: try context.parameters.require("id", as: Int.self),
+                                                    range: request.headers[.range])
         }
         router.get("/pair") { request, _ in pair(request) }
         router.post("/pair/code") { request, _ in try await pairByCode(request) }

@@ -1,0 +1,144 @@
+import PreviewCore
+
+/// "Play here": a page of previewd-web plays the queue itself from previewd's own bytes, and is one
+/// of previewd's outputs. previewd keeps the queue, the current track and the modes; while a page
+/// holds the claim (`PageClaim`) its clock is the position previewd reports, a track's end in the
+/// page advances previewd, and "here only" silences the box's device outputs (their clocks running).
+///
+/// The seam to the outputs (two places, both here): `boxSilenced` (the box's device outputs are
+/// muted while it is true: `Player+Effects`' `.setVolume` and `applyBoxSilence()`), and
+/// `pageClockMs()` (the position `positionMs()` reports while the page keeps the clock).
+extension Player {
+    /// True while a page plays "here only": the box's device outputs are silent.
+    var boxSilenced: Bool { playHere.claim?.silencesBox == true }
+
+    /// The current track's position by the page's clock, while a page plays here and has reported it.
+    func pageClockMs() -> Int? {
+        guard let claim = playHere.claim, let item = core.transport.item else { return nil }
+        return claim.clockMs(for: item, at: MonotonicClock.nanoseconds(), durationMs: core.currentDurationMs)
+    }
+
+    /// Carries out a page's `playhere`.
+    func playHereCommand(_ command: PlayHereCommand) throws(ControlError) {
+        switch command {
+        case .claim(let page, let hereOnly):
+            let before = playHere.claim
+            playHere.claim = PageClaim(page: page, hereOnly: hereOnly)
+            if before?.page == page, let report = before?.report { playHere.claim?.report = report }
+            heardFromPage()
+            applyBoxSilence()
+            hub?.publish(.playHere(PlayHereReport(playHere.claim!)))
+        case .release(let page):
+            guard playHere.claim?.page == page else { return }   // another page took over meanwhile: nothing to give back
+            releasePage(pause: false)
+        case .report(let page, let item, let positionMs, let playing):
+            try ownClaim(page)
+            heardFromPage()
+            playHere.claim?.report = PageClaim.Report(item: item, positionMs: positionMs, playing: playing, at: MonotonicClock.nanoseconds())
+            // The box's outputs follow the page's clock: moved to it when they drift apart (once,
+            // after the page started its element), so the track ends where the page's ends.
+            if playing, core.transport.item == item, core.transport.playbackState == .playing,
+               PageClaim.needsResync(box: boxPositionMs(), page: positionMs) {
+                run(try core.seek(.absolute(ms: positionMs), heardMs: boxPositionMs()))
+            }
+        case .ended(let page, let item):
+            try ownClaim(page)
+            heardFromPage()
+            // Every message names its queue item: an end of a track previewd has already left changes nothing.
+            guard core.transport.item == item else { return }
+            playHere.claim?.report = nil
+            run(try core.apply(.next))
+        }
+    }
+
+    private func ownClaim(_ page: String) throws(ControlError) {
+        guard let claim = playHere.claim else { throw ControlError(.rejected, "no page plays here") }
+        guard claim.page == page else { throw ControlError(.rejected, "another device plays here now") }
+    }
+
+    /// The page is gone or stopped playing here: the box's outputs sound again at the position the
+    /// page reached (the box's own track is moved there); `pause`: and playback pauses there.
+    private func releasePage(pause: Bool) {
+        let reached = pageClockMs()
+        playHere.claim = nil
+        if let timer = playHere.goneTimer { loop.cancel(timer) }
+        playHere.goneTimer = nil
+        releaseOwnDownloads()
+        if pause, core.transport.playbackState == .playing { run((try? core.apply(.pause)) ?? []) }
+        if let reached, core.transport.item != nil { run((try? core.seek(.absolute(ms: reached), heardMs: positionMs())) ?? []) }
+        applyBoxSilence()
+        hub?.publish(.playHere(nil))
+    }
+
+    /// Mutes or unmutes the box's device outputs as the claim says (the listener's own mute stays).
+    func applyBoxSilence() {
+        sequencer.setVolume(core.volume, muted: core.muted || boxSilenced)
+    }
+
+    /// The page said something (a report, an end, an audio request): it is not gone. A page that
+    /// stays silent longer than a track (a locked phone still fetches each next track) is: then
+    /// playback pauses at the position it reached, and the box's outputs are back, silent until a
+    /// `play` — a listener who walked away with the phone does not want the speakers to start.
+    func heardFromPage() {
+        guard playHere.claim != nil else { return }
+        playHere.lastHeard = MonotonicClock.nanoseconds()
+        guard playHere.goneTimer == nil else { return }
+        armGoneTimer(Double(PageClaim.silenceLimitMs) / 1000 + 1)
+    }
+
+    private func armGoneTimer(_ seconds: Double) {
+        playHere.goneTimer = loop.after(seconds) { [unowned self] in
+            assumeIsolated { player in
+                player.playHere.goneTimer = nil
+                guard player.playHere.claim != nil, !player.isShutDown else { return }
+                if PageClaim.isGone(lastHeard: player.playHere.lastHeard, now: MonotonicClock.nanoseconds()) {
+                    player.log(.info, "play here: the page said nothing for \(PageClaim.silenceLimitMs / 1000) s; paused, the box's outputs are back")
+                    player.releasePage(pause: true)
+                } else {
+                    player.armGoneTimer(Double(PageClaim.silenceLimitMs) / 1000 + 1)
+                }
+            }
+        }
+    }
+
+    /// A chunk of queue item `item`'s preview, from `offset`, for previewd-web's audio path: from the
+    /// download previewd holds (played, prefetched, a head), else the disk cache, else fetched now
+    /// under the same address rules as every preview. It waits until the whole preview is in (a
+    /// preview is small, and one previewd holds is whole already), so every answer knows the size.
+    func audioFile(item: Int, offset: Int) async throws -> ArtworkFileReport {
+        guard let queued = core.queue[id: item] else { throw ControlError(.rejected, "no queue item \(item) (removed, or consumed)") }
+        guard let url = queued.track.previewUrl else { throw ControlError(.rejected, "queue item \(item) has no preview") }
+        heardFromPage()
+        let download = heldDownload(url)
+        let bytes = download.bytes
+        if !bytes.isComplete, bytes.error == nil {
+            if downloads[url] === download { download.widen() }   // a head: the page needs the whole preview
+            await withCheckedContinuation { (ended: CheckedContinuation<Void, Never>) in bytes.onEnd { _ in ended.resume() } }
+        }
+        if let error = bytes.error { throw ControlError(.offline, "the preview could not be fetched: \(error)") }
+        let size = bytes.receivedCount
+        guard offset <= size else { throw ControlError(.badArgument, "offset \(offset) is past the preview's end (\(size) bytes)") }
+        var chunk = [UInt8](repeating: 0, count: min(ArtworkFileReport.maxChunk, size - offset))
+        if !chunk.isEmpty {
+            _ = chunk.withUnsafeMutableBytes { buffer in bytes.read(into: buffer.baseAddress!, at: offset, maxLength: buffer.count) }
+        }
+        return ArtworkFileReport(mime: "audio/mp4", size: size, offset: offset, data: chunk)
+    }
+
+    /// The download of `url` previewd holds, or one started for the page alone (kept bounded).
+    private func heldDownload(_ url: String) -> PreviewDownload {
+        if let held = downloads[url] { return held }
+        if let own = playHere.ownDownloads.first(where: { $0.url == url }) { return own.download }
+        let download = PreviewDownload(url: url, fetcher: fetcher, limit: policy.maxPreviewBytes, cache: policy.cache)
+        playHere.ownDownloads.append((url, download))
+        while playHere.ownDownloads.count > PlayHereState.maxOwnDownloads {
+            playHere.ownDownloads.removeFirst().download.cancel()
+        }
+        return download
+    }
+
+    private func releaseOwnDownloads() {
+        playHere.ownDownloads.forEach { $0.download.cancel() }
+        playHere.ownDownloads = []
+    }
+}

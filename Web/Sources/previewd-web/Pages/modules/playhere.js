@@ -1,0 +1,304 @@
+// "Play here": the page plays the queue itself, track by track, from previewd's own bytes
+// (`/audio/item/{id}`, same origin, byte ranges). previewd stays the one transport: it owns the
+// queue, the current track and the modes; the page is one of its outputs and, while it plays,
+// keeps the clock (it reports where it is; previewd's position is that). Every message names its
+// queue item, so an end that comes late changes nothing.
+//
+// Two media elements: the one playing and the next track preloaded, swapped at the end so the join
+// is as close to gapless as an element allows. No Web Audio: an iPhone suspends a Web Audio graph
+// when it locks, silencing what goes through it, so the lock screen wins over even loudness there;
+// the track's gain is the element's `volume` (an attenuation only, which iOS ignores).
+import { $ } from './dom.js';
+import { on } from './events.js';
+import { text } from './format.js';
+import { link, request, watchLink } from './link.js';
+import { watchStatus } from './remote.js';
+import { transport } from './player.js';
+import { playback } from './state.js';
+import { showError, toast } from './ui.js';
+
+/** The page's own name for itself, new at every load: previewd tells pages apart by it. */
+const page = Array.from(crypto.getRandomValues(new Uint8Array(12)), (b) => b.toString(16).padStart(2, '0')).join('');
+
+const here = {
+  on: false,
+  hereOnly: true,
+  elements: [],            // two <audio>: [playing, preloaded]
+  itemId: null,            // the queue item the playing element holds
+  preloadId: null,         // the queue item the other element holds
+  pendingId: null,         // previewd moved on to the preloaded item while the page's track still ends
+  ownPause: false,         // the page paused its element itself (not an interruption)
+  lastReport: 0,
+  other: false,            // another device plays here now
+};
+
+/** The media session's actions, one table (the lock screen, a headset, a car, a watch). A test calls
+ *  them through `previewd.mediaActions`, as WebDriver cannot press a lock screen's buttons. */
+export const mediaActions = {
+  play: () => transport.play(),
+  pause: () => transport.pause(),
+  previoustrack: () => transport.prev(),
+  nexttrack: () => transport.next(),
+  seekto: (details) => transport.seekTo(Math.max(0, Number(details.seekTime) || 0) * 1000),
+  seekbackward: (details) => transport.seekBy(-((details && details.seekOffset) || 10)),
+  seekforward: (details) => transport.seekBy((details && details.seekOffset) || 10),
+};
+
+/** What the page plays, for the browser tests and a console. */
+export const probe = {
+  get on() { return here.on; },
+  get itemId() { return here.itemId; },
+  position: () => (here.elements.length ? Math.round(playing().currentTime * 1000) : 0),
+};
+
+const audioURL = (id) => `/audio/item/${id}`;
+const playing = () => here.elements[0];
+const preloaded = () => here.elements[1];
+
+function makeElement() {
+  const element = new Audio();
+  element.preload = 'auto';
+  element.addEventListener('ended', () => { if (element === playing()) ended(); });
+  element.addEventListener('timeupdate', () => { if (element === playing()) report(false); });
+  element.addEventListener('playing', () => {
+    if (element !== playing()) return;
+    performance.mark('here-playing');   // scripts/bench-web: tap → the element plays
+    report(true);
+  });
+  element.addEventListener('pause', () => { if (element === playing()) paused(); });
+  element.addEventListener('error', () => { if (element === playing()) failed(); });
+  return element;
+}
+
+/** Turns "Play here" on or off; within a tap, so the element may start (autoplay rules). */
+function toggle() {
+  if (here.on) stop(true);
+  else start();
+}
+
+function start() {
+  if (!here.elements.length) here.elements = [makeElement(), makeElement()];
+  here.on = true;
+  here.other = false;
+  // Started inside the tap, before any answer: a browser lets an element play only from a gesture.
+  follow(playback.status, true);
+  claim();
+  render();
+}
+
+function claim() {
+  request('playhere', { page, on: true, hereOnly: here.hereOnly }).then(() => {}, (error) => {
+    showError(error);
+    if (error && error.code !== 'offline-link') stop(false);
+  });
+}
+
+/** Off: the page stops; previewd's box outputs sound again at the position reached (`tell`: say so
+ *  to previewd; not when another page took over). */
+function stop(tell) {
+  if (tell) request('playhere', { page, on: false }).catch(() => {});
+  here.on = false;
+  for (const element of here.elements) { here.ownPause = true; element.pause(); element.removeAttribute('src'); element.load(); }
+  here.itemId = here.preloadId = null;
+  if ('mediaSession' in navigator) navigator.mediaSession.playbackState = 'none';
+  render();
+}
+
+/** Makes the page play what previewd says: its current item (swapping to the preloaded element when
+ *  that holds it), at its state, and preloads what comes next. */
+function follow(status, fromTap) {
+  if (!here.on || !status) return;
+  if (status.playHere && status.playHere.page !== page) { otherDevice(); return; }
+  const id = typeof status.id === 'number' && status.track ? status.id : null;
+  if (id === null) {
+    here.ownPause = true;
+    playing().pause();
+    here.itemId = null;
+  } else if (id !== here.itemId && id === here.pendingId) {
+    // waiting for the page's own end (below)
+  } else if (id !== here.itemId && id === here.preloadId && endsWithin(playing(), 0.5)) {
+    // previewd's box ended its track a moment before the page: the page's track plays to its end
+    // and the preloaded one follows it there (`ended`), so nothing of either is cut.
+    here.pendingId = id;
+    // An element that never says `ended` (a stall at the very end) does not hold the page there.
+    const left = playing().duration - playing().currentTime;
+    setTimeout(() => { if (here.pendingId === id) ended(); }, (left + 0.5) * 1000);
+    return;
+  } else if (id !== here.itemId) {
+    here.pendingId = null;
+    if (here.preloadId === id) {
+      here.elements.reverse();
+      here.preloadId = null;
+    } else {
+      playing().src = audioURL(id);
+      const at = (status.positionMs || 0) / 1000;
+      if (at > 0.3) playing().currentTime = at;
+    }
+    here.itemId = id;
+    here.ownPause = true;
+    preloaded().pause();
+    here.ownPause = false;
+    if (preloaded().currentTime) preloaded().currentTime = 0;
+    describe(status);
+  }
+  const shouldPlay = status.state === 'playing' || status.state === 'loading' || (fromTap && status.state !== 'paused' && status.state !== 'stopped' && id !== null);
+  if (id !== null && shouldPlay && playing().paused) {
+    playing().play().catch((e) => { if (e && e.name === 'NotAllowedError') toast('Tap Play here again to let this page play'); });
+  } else if (id !== null && !shouldPlay && !playing().paused) {
+    here.ownPause = true;
+    playing().pause();
+  }
+  const nextId = typeof status.nextId === 'number' ? status.nextId : null;
+  if (nextId !== null && nextId !== id && nextId !== here.preloadId) {
+    here.preloadId = nextId;
+    preloaded().src = audioURL(nextId);
+    preloaded().load();
+  }
+  setGain(status);
+  if ('mediaSession' in navigator) navigator.mediaSession.playbackState = shouldPlay ? 'playing' : 'paused';
+}
+
+/** A track ended in the page: the preloaded one starts at once (the join), and previewd is told
+ *  which item ended; it advances unless it has left that item already. */
+function ended() {
+  const endedId = here.itemId;
+  if (endedId === null) return;
+  const status = playback.status;
+  const nextId = here.pendingId !== null ? here.pendingId : (status && typeof status.nextId === 'number' ? status.nextId : null);
+  here.pendingId = null;
+  if (nextId !== null && here.preloadId === nextId) {
+    here.elements.reverse();
+    here.preloadId = null;
+    here.itemId = nextId;
+    playing().play().catch(() => {});
+    if (status && status.id === nextId) { describe(status); follow(status, false); }
+  }
+  request('playhere', { page, ended: endedId }).catch(() => {});
+}
+
+function endsWithin(element, seconds) {
+  return !element.paused && isFinite(element.duration) && element.duration - element.currentTime < seconds;
+}
+
+/** The element stopped without the page asking (a call, another app taking the audio, a headset
+ *  pulled): previewd pauses too, one transport. */
+function paused() {
+  if (here.ownPause) { here.ownPause = false; return; }
+  if (!here.on || playing().ended) return;
+  const status = playback.status;
+  if (status && status.state === 'playing') transport.pause();
+}
+
+/** The item's audio could not be had: gone from the queue, no playable preview, or the link down. */
+function failed() {
+  if (!here.on || here.itemId === null) return;
+  if (!link.wsOpen || !link.daemonUp) return;   // previewd-web or previewd away: asked again when back
+  toast('This track has no playable preview here; skipping it');
+  request('playhere', { page, ended: here.itemId }).catch(() => {});
+}
+
+/** Tells previewd where the page is, about once a second while it plays, and at once on a start. */
+function report(now) {
+  if (!here.on || here.itemId === null) return;
+  const at = performance.now();
+  if (!now && at - here.lastReport < 900) return;
+  here.lastReport = at;
+  const element = playing();
+  request('playhere', { page, id: here.itemId, positionMs: Math.round(element.currentTime * 1000), playing: !element.paused })
+    .catch(() => {});
+  positionState();
+}
+
+/** Another page turned "Play here" on: this one stops and says so. */
+function otherDevice() {
+  stop(false);
+  here.other = true;
+  render();
+}
+
+/** The track's gain (previewd's loudness decision) times previewd's volume, as the element's volume:
+ *  an attenuation only (a gain above 0 dB cannot be had), and iOS ignores it. */
+function setGain(status) {
+  const element = playing();
+  const gain = status.loudness && status.loudness.gain;
+  const gainDb = gain && typeof gain.db === 'number' ? gain.db : 0;
+  const level = typeof status.volume === 'number' ? status.volume / 100 : 1;
+  element.volume = Math.max(0, Math.min(1, level * Math.pow(10, Math.min(0, gainDb) / 20)));
+  element.muted = !!status.muted;
+}
+
+/** The lock screen's title, artist, album and picture. */
+function describe(status) {
+  if (!('mediaSession' in navigator) || typeof MediaMetadata !== 'function') return;
+  const track = status.track || {};
+  navigator.mediaSession.metadata = new MediaMetadata({
+    title: text(track.trackName) || 'Untitled',
+    artist: text(track.artistName),
+    album: text(track.collectionName),
+    artwork: [{ src: `/art/item/${status.id}`, sizes: '600x600', type: 'image/jpeg' }],
+  });
+}
+
+function positionState() {
+  const element = playing();
+  if (!('mediaSession' in navigator) || typeof navigator.mediaSession.setPositionState !== 'function') return;
+  if (!isFinite(element.duration) || element.duration <= 0) return;
+  try {
+    navigator.mediaSession.setPositionState({ duration: element.duration, position: Math.min(element.currentTime, element.duration), playbackRate: 1 });
+  } catch (e) { /* a position past the duration while a track changes */ }
+}
+
+function render() {
+  for (const button of [$('play-here'), $('play-here-search')]) {
+    button.setAttribute('aria-pressed', String(here.on));
+  }
+  $('play-here-search').setAttribute('aria-label', here.on ? 'Play here: on' : 'Play here');
+  $('here-only').hidden = !here.on;
+  $('here-only').setAttribute('aria-pressed', String(here.hereOnly));
+  $('here-only').textContent = here.hereOnly ? 'Here only' : 'Here and on the speakers';
+  $('here-note').textContent = here.on ? 'Playing on this device.' : (here.other ? 'Another device plays now.' : '');
+  document.body.classList.toggle('playing-here', here.on);
+}
+
+export function wirePlayHere() {
+  $('play-here').addEventListener('click', toggle);
+  $('play-here-search').addEventListener('click', toggle);
+  $('here-only').addEventListener('click', () => {
+    here.hereOnly = !here.hereOnly;
+    render();
+    if (here.on) claim();
+  });
+  if ('mediaSession' in navigator) {
+    for (const [action, handler] of Object.entries(mediaActions)) {
+      try { navigator.mediaSession.setActionHandler(action, handler); } catch (e) { /* an action this browser lacks */ }
+    }
+  }
+  render();
+}
+
+// previewd's word on what plays: the page follows it.
+watchStatus((status) => follow(status, false));
+on('seeked', (e) => {
+  if (!here.on || (e.id !== undefined && e.id !== here.itemId)) return;
+  const at = e.positionMs / 1000;
+  if (isFinite(at) && Math.abs(playing().currentTime - at) > 0.25) playing().currentTime = at;
+});
+on('playhere', (e) => {
+  if (here.on && e.playHere && e.playHere.page !== page) otherDevice();
+});
+// previewd-web or previewd back: the page claims again (a previewd that started anew knows no page);
+// the element went on meanwhile with what it had.
+let linkUp = false;
+watchLink(() => {
+  const up = link.wsOpen && link.daemonUp;
+  if (up && !linkUp && here.on) claim();
+  linkUp = up;
+});
+// The gain changes once the whole clip is measured.
+on('loudness', (e) => {
+  const status = playback.status;
+  if (!here.on || !status || e.id !== status.id || !e.loudness) return;
+  status.loudness = e.loudness;
+  setGain(status);
+});
+
