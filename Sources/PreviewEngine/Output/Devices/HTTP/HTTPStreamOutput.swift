@@ -50,7 +50,7 @@ public final class HTTPStreamOutput: AudioOutput, @unchecked Sendable {
     /// Bytes each listener's queue holds: 2 s of the stream, at least 32 KiB.
     let queueBytes: Int
 
-    weak var source: OutputSequencer?
+    weak var source: (any OutputSource)?
     var closed = false
     var paused = true
     var clock: PacingClock
@@ -101,7 +101,7 @@ public final class HTTPStreamOutput: AudioOutput, @unchecked Sendable {
 
     public func withLock<T>(_ body: () -> T) -> T { lock.withLock(body) }
 
-    public func attach(_ source: OutputSequencer) {
+    public func attach(_ source: any OutputSource) {
         lock.withLock { self.source = source }
     }
 
