@@ -130,6 +130,21 @@ final class RadioTests: XCTestCase {
         XCTAssertEqual(core.prefetched[core.queue.items[1].id]?.item, core.queue.items[1].id)
     }
 
+    func testATrackQueuedWhileTheBatchWasChosenIsNotAddedTwice() throws {
+        var catalog = Catalog()
+        var (core, _) = playing([catalog.tracks[0]])
+        _ = core.setRadio(true)
+        var picker = RadioPicker(core.radioInput())
+        let call = try XCTUnwrap(picker.nextCall())
+        picker.answered(call, tracks: try XCTUnwrap(catalog.answer(call)))
+        let result = picker.result
+        let first = try XCTUnwrap(result.picks.first?.track)
+        _ = try core.place([first], at: .end, play: false, morePages: nil)   // the listener added it meanwhile
+        _ = core.radioEnded(result)
+        XCTAssertEqual(core.queue.items.filter { $0.track.trackId == first.trackId }.count, 1)
+        XCTAssertEqual(core.queue.count, 1 + result.picks.count, "the others appended")
+    }
+
     func testOfflineTheQueueEndsAsWithoutRadioAndRadioTriesAgainAtTheNextEnd() throws {
         var catalog = Catalog()
         catalog.offline = true
