@@ -53,4 +53,25 @@ final class RadioEndToEndTests: SharedServerTestCase {
         XCTAssertEqual(artistCalls.count, 1, "one call for the artist's songs: \(catalogRequests)")
         XCTAssertLessThanOrEqual(catalogRequests.count - 1, 2, "at most two calls for the batch: \(catalogRequests)")
     }
+
+    /// A `next` within 10 s of a radio track counts against its lead; radio and the skips come back
+    /// after a restart (the state file), the reasons of the queued items do not.
+    func testAQuickSkipCountsAgainstItsLeadAndRadioAndTheSkipsSurviveARestart() throws {
+        XCTAssertEqual(try daemon.ctl("radio", "on").status, 0)
+        XCTAssertEqual(try daemon.ctl("lookup", "3001").status, 0)
+        try waitForStatus("radio's track current") { $0.index == 1 && $0.reason != nil }
+        XCTAssertEqual(try daemon.ctl("next").status, 0)   // at once: a quick skip
+        let skipped = try waitForStatus("the skip counted") { !$0.radioSkips.isEmpty }
+        XCTAssertEqual(skipped.radioSkips, ["artist:501": 1])
+
+        let folder = (daemon.socketPath as NSString).deletingLastPathComponent
+        XCTAssertEqual(daemon.stop(), 0, daemon.log)
+        let environment = ProcessInfo.processInfo.environment.merging(["XDG_STATE_HOME": folder + "/state", "XDG_DATA_HOME": folder + "/data"]) { $1 }
+        daemon = try DaemonProcess(arguments: daemonArguments(), environment: environment)
+        waitForLog("state restored")
+        let restored = try status()
+        XCTAssertTrue(restored.radio, "radio on again")
+        XCTAssertEqual(restored.radioSkips, ["artist:501": 1], "the skips kept")
+        XCTAssertTrue(try queue().items.allSatisfy { $0.reason == nil }, "the reasons are not kept")
+    }
 }

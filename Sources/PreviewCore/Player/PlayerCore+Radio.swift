@@ -68,7 +68,9 @@ extension PlayerCore {
         (try? command { core, effects in
             var added = 0
             if core.radio.on {
-                let (playable, _) = core.sortOut(result.picks.map(\.track))
+                // The queue may have changed while the batch was chosen: a track queued meanwhile is left out.
+                let queued = Set(core.queue.items.compactMap(\.track.trackId))
+                let (playable, _) = core.sortOut(result.picks.map(\.track).filter { $0.trackId.map { !queued.contains($0) } ?? false })
                 let reasons = Dictionary(result.picks.compactMap { p in p.track.trackId.map { ($0, p.reason) } }, uniquingKeysWith: { a, _ in a })
                 if !playable.isEmpty, let ids = try? core.queue.insert(playable, at: core.queue.count) {
                     for (id, track) in zip(ids, playable) {

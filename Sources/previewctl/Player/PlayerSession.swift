@@ -7,7 +7,8 @@ import CPreviewLinux
 import Glibc
 import PreviewCore
 
-/// `previewctl player`: previewd full screen in a terminal. One thread sleeps in `poll` on the keys,
+/// `previewctl player`: previewd full screen in a terminal, with a cursor on the queue or on a
+/// search's results (`PlayerScreen+Browse`; the keys: `PlayerKeys.table`). One thread sleeps in `poll` on the keys,
 /// previewd's events (a subscription with position ticks) and a signalfd (SIGWINCH, SIGINT, SIGTERM,
 /// SIGHUP, SIGTSTP); it redraws when one of them says something changed, never on a timer of its own.
 /// The terminal is in raw mode on the alternate screen while it runs and is put back on every way
