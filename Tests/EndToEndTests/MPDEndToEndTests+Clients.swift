@@ -78,7 +78,7 @@ extension MPDEndToEndTests {
         XCTAssertEqual(malp.ask("playlistsearch \"(base 'Music')\""), ["OK"])
         XCTAssertEqual(malp.ask("playlistfind \"(prio >= 5)\"")?.first, "file: itunes:track:6001")
         XCTAssertEqual(malp.ask("find \"(AudioFormat =~ '44100:*:*')\""), ["OK"])
-        XCTAssertEqual(malp.ask("outputs"), ["outputid: 0", "outputname: previewd", "plugin: previewd", "outputenabled: 1", "OK"])
+        XCTAssertEqual(malp.ask("outputs"), ["outputid: 0", "outputname: pulse", "plugin: pulse", "outputenabled: 1", "OK"])
         XCTAssertEqual(malp.ask("toggleoutput 0"), ["OK"])
         XCTAssertTrue(malp.ask("outputs")?.contains("outputenabled: 0") == true)
         XCTAssertFalse(try status().outputEnabled)

@@ -31,15 +31,15 @@ extension MPDEndToEndTests {
         XCTAssertTrue(pane.waitFor("[Filename]"), pane.capture())
         XCTAssertFalse(pane.capture().contains("unknown command"), pane.capture())
 
-        // The outputs page: previewd's one output; Enter makes it silent, Enter again sounds.
+        // The outputs page: previewd's one output (named after its value, MPD's plugin name); Enter makes it silent, Enter again sounds.
         pane.send("8")
-        XCTAssertTrue(pane.waitFor("[X] previewd"), pane.capture())
+        XCTAssertTrue(pane.waitFor("[X] pulse"), pane.capture())
         XCTAssertFalse(pane.capture().contains("unknown command"), "its listpartitions is answered: \(pane.capture())")
         pane.send("Enter")
-        XCTAssertTrue(pane.waitFor("[ ] previewd"), pane.capture())
+        XCTAssertTrue(pane.waitFor("[ ] pulse"), pane.capture())
         XCTAssertFalse(try status().outputEnabled)
         pane.send("Enter")
-        XCTAssertTrue(pane.waitFor("[X] previewd"), pane.capture())
+        XCTAssertTrue(pane.waitFor("[X] pulse"), pane.capture())
         XCTAssertTrue(try status().outputEnabled)
         // The crossfade key toggles `crossfade 10` (its default crossfade-time) and `crossfade 0`.
         pane.send("x")

@@ -143,6 +143,26 @@ final class OutputGroupTests: XCTestCase {
         XCTAssertEqual(Double(peak), 0.5, accuracy: 0.05, "the same tone, at the same level")
     }
 
+    /// Devices that pull inside their kick (PulseAudio writes at once): moving the clock either way,
+    /// and a lost clock handing over, never has a thread take a lock it holds (the pull copies to
+    /// the old clock, whose lock the move held). A deadlock here hangs the test.
+    func testDevicesThatPullInTheirKickSurviveEveryMoveOfTheClock() throws {
+        let (a, b) = (MemoryOutput(), MemoryOutput())
+        a.pullsOnKick = 2
+        b.pullsOnKick = 2
+        let (group, sequencer) = try group([a, b])
+        sequencer.play(feed(1, (1...40).map(Float.init)), paused: false)
+        group.setEnabled([false, true])
+        XCTAssertTrue(group.clock.device === b)
+        group.setEnabled([true, true])
+        XCTAssertTrue(group.clock.device === a)
+        a.lose("gone")
+        XCTAssertTrue(group.clock.device === b)
+        XCTAssertEqual(events.withLock { $0 }.filter { if case .lost = $0 { true } else { false } }.count, 0)
+        let heard = b.recorded.written
+        XCTAssertEqual(heard, heard.sorted(), "the frames in order, none twice: \(heard)")
+    }
+
     func testTheClockIsTheFirstDeviceOutputElseTheFirst() throws {
         let (pipe, card) = (MemoryOutput(), MemoryOutput())
         let (group, _) = try group([pipe, card], devices: [false, true])

@@ -27,7 +27,12 @@ final class MemoryOutput: AudioOutput, @unchecked Sendable {   // `source` and `
 
     func withLock<T>(_ body: () -> T) -> T { lock.withLock(body) }
     func attach(_ source: any OutputSource) { lock.withLock { self.source = source } }
-    func kick() { state.kicks += 1 }
+    /// Frames a kick pulls at once, as PulseAudio's output writes inside its kick (0: none).
+    var pullsOnKick = 0
+    func kick() {
+        state.kicks += 1
+        if pullsOnKick > 0 { pullLocked(pullsOnKick) }
+    }
     func setPaused(_ paused: Bool) { state.paused = paused }
     func cancel() {
         state.cancels += 1
@@ -45,13 +50,16 @@ final class MemoryOutput: AudioOutput, @unchecked Sendable {   // `source` and `
     /// Pulls up to `frames` frames as the device thread would; returns those it got.
     @discardableResult
     func pull(_ frames: Int) -> [Float] {
-        lock.withLock {
-            var buffer = [Float](repeating: .nan, count: frames * format.channels)
-            let got = buffer.withUnsafeMutableBufferPointer { source?.pull(into: $0.baseAddress!, frames: frames) ?? 0 }
-            let taken = Array(buffer.prefix(got * format.channels))
-            state.written += taken
-            return taken
-        }
+        lock.withLock { pullLocked(frames) }
+    }
+
+    @discardableResult
+    private func pullLocked(_ frames: Int) -> [Float] {
+        var buffer = [Float](repeating: .nan, count: frames * format.channels)
+        let got = buffer.withUnsafeMutableBufferPointer { source?.pull(into: $0.baseAddress!, frames: frames) ?? 0 }
+        let taken = Array(buffer.prefix(got * format.channels))
+        state.written += taken
+        return taken
     }
 
     /// The device went away (`why`), as a failed connection reports it.
