@@ -59,7 +59,7 @@ extension PlayerCore {
         window.dropDownload(url, into: &effects)
         let slot = open(item, url: url, startMs: failed.startMs, replacing: failed, into: &effects)
         playhead.load(slot, on: transport)
-        effects.append(.cancelSlot(failed.id))
+        if failed.id != fading?.id { effects.append(.cancelSlot(failed.id)) }   // a fade's old track goes when faded
     }
 
     /// After every command and event: a wait ends when playback is elsewhere or the track has
