@@ -52,7 +52,7 @@ extension PlayerCore {
     }
 
     /// Tries the waiting track again: a new load from where the failed one would have started
-    /// (its download is asked for anew: `want` restarts a failed one).
+    /// (its download let go and asked for anew).
     private mutating func retryCurrent(_ item: Int, into effects: inout [Effect]) {
         guard let failed = current, failed.item == item, failed.phase == .failed,
               let url = queue[id: item]?.track.fetchablePreviewURL else { return }
