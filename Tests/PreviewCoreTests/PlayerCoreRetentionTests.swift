@@ -12,6 +12,8 @@ final class PlayerCoreRetentionTests: XCTestCase {
     private struct EngineTables {
         var slots = Set<PlayerCore.SlotID>()
         var downloads = Set<String>()
+        /// The hold's retry timers running (a timer left running is a wake-up for nothing).
+        var timers = Set<NetworkHold.Timer>()
 
         mutating func carryOut(_ effects: [Effect]) {
             for effect in effects {
@@ -24,6 +26,8 @@ final class PlayerCoreRetentionTests: XCTestCase {
                     XCTAssertTrue(slots.insert(id).inserted, "head \(id) started twice")
                     XCTAssertTrue(downloads.insert(url).inserted, "a head of \(url) started while its preview is held")
                 case .widenDownload(let url, _): XCTAssertTrue(downloads.contains(url), "\(url) widened but not held")
+                case .armRetry(let timer, _): timers.insert(timer)
+                case .disarmRetry(let timer): timers.remove(timer)
                 default: break
                 }
             }
@@ -40,11 +44,12 @@ final class PlayerCoreRetentionTests: XCTestCase {
             var core = PlayerCore(policy: .init(ahead: 1 + seed % 2, behind: 1, depthMs: 250))
             var engine = EngineTables()
             for step in 0..<250 {
-                engine.carryOut(Self.step(&core, &random))
+                engine.carryOut(Self.step(&core, &random, &engine))
                 let held = Set([core.current?.id, core.fading?.id].compactMap { $0 } + core.prefetched.values.map(\.id))
                 XCTAssertEqual(engine.slots, held, "seed \(seed), step \(step): slots the engine holds")
                 XCTAssertEqual(engine.downloads, Set(core.downloads.keys), "seed \(seed), step \(step): downloads the engine holds")
                 XCTAssertEqual(core.current != nil, core.transport.isActive, "seed \(seed), step \(step): a current load exactly while active")
+                Self.checkHold(core, engine, "seed \(seed), step \(step)")
                 if engine.slots != held || engine.downloads != Set(core.downloads.keys) { return }
             }
         }
@@ -59,7 +64,7 @@ final class PlayerCoreRetentionTests: XCTestCase {
             var core = PlayerCore(policy: policy)
             var engine = EngineTables()
             for step in 0..<250 {
-                let effects = Self.step(&core, &random)
+                let effects = Self.step(&core, &random, &engine)
                 adopted += effects.filter { if case .widenDownload = $0 { true } else { false } }.count
                 engine.carryOut(effects)
                 let held = Set([core.current?.id, core.fading?.id].compactMap { $0 } + core.prefetched.values.map(\.id) + core.heads.values.map(\.id))
@@ -77,11 +82,29 @@ final class PlayerCoreRetentionTests: XCTestCase {
 
     /// One random command or engine event, as clients and the engine could send them (with heads,
     /// also answers, visible rows, taps and the heads' own events).
-    private static func step(_ core: inout PlayerCore, _ random: inout SplitMix64) -> [Effect] {
+    /// The hold's timers run exactly as it says (each armed one once, none while nobody listens), and
+    /// a wait is only ever at the track the transport is active at.
+    private static func checkHold(_ core: PlayerCore, _ engine: EngineTables, _ where_: String) {
+        var armed = Set(core.hold.backoffs.filter { $0.value.timer == .armed }.map { NetworkHold.Timer.prefetch(item: $0.key) })
+        if core.hold.waiting?.armed == true { armed.insert(.waiting) }
+        XCTAssertEqual(engine.timers, armed, "\(where_): timers running")
+        let listening: Bool
+        switch core.transport.state {
+        case .playing: listening = true
+        case .loading(_, let autoplay): listening = autoplay
+        default: listening = false
+        }
+        if !listening { XCTAssertEqual(engine.timers, [], "\(where_): a timer while nobody listens") }
+        if let wait = core.hold.waiting {
+            XCTAssertTrue(core.transport.isActive && core.transport.item == wait.item, "\(where_): a wait away from the transport's track")
+        }
+    }
+
+    private static func step(_ core: inout PlayerCore, _ random: inout SplitMix64, _ engine: inout EngineTables) -> [Effect] {
         if core.policy.heads.capacity > 0, Int.random(in: 0..<3, using: &random) == 0 { return headStep(&core, &random) }
         let held = [core.current].compactMap { $0 } + core.prefetched.values.sorted { $0.id < $1.id }
         let slot = held.randomElement(using: &random)
-        switch Int.random(in: 0..<23, using: &random) {
+        switch Int.random(in: 0..<26, using: &random) {
         case 0: return core.replaceQueue(with: tracks(0..<Int.random(in: 1...7, using: &random)), play: Bool.random(using: &random))
         case 1: return (try? core.place(tracks(10..<13), at: .end, play: Bool.random(using: &random), morePages: nil).effects) ?? []
         case 2: return (try? core.remove(.index(Int.random(in: 0..<8, using: &random)))) ?? []
@@ -110,6 +133,15 @@ final class PlayerCoreRetentionTests: XCTestCase {
             if let follower = core.follower { effects += core.handle(.started(follower)) }
             return effects
         case 22: return core.fading.map { core.handle(.faded($0.id)) } ?? []
+        case 23:   // a host that does not answer: the network away, or only it
+            let trouble = NetworkTrouble(host: "example.com:443", service: .previews, cause: "connection refused",
+                                         othersAnswer: Bool.random(using: &random), atUnixMs: 1)
+            return slot.map { core.handle(.unreachable($0.id, trouble)) } ?? []
+        case 24:   // a running retry timer fires
+            guard let timer = engine.timers.sorted(by: { "\($0)" < "\($1)" }).randomElement(using: &random) else { return [] }
+            engine.timers.remove(timer)
+            return core.handle(.retryDue(timer))
+        case 25: return Int.random(in: 0..<4, using: &random) == 0 ? core.clearError() : []
         case 14: return slot.map { core.handle(.underrun($0.id)) } ?? []
         case 15, 16:
             guard let url = core.downloads.keys.sorted().randomElement(using: &random) else { return [] }

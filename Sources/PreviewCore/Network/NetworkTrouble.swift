@@ -23,7 +23,8 @@ public struct NetworkTrouble: Codable, Equatable, Sendable {
     public var cause: String
     /// The server's Retry-After, in milliseconds, when it sent one.
     public var retryAfterMs: Int?
-    /// Another host answered since this try began: this host is in trouble, not the network.
+    /// Another host answered since this try (or the wait it belongs to) began: this host is in
+    /// trouble, not the network.
     public var othersAnswer: Bool
     /// When it failed (milliseconds since 1970, UTC): the engine's clock, for "since when".
     public var atUnixMs: Int

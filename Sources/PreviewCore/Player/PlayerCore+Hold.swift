@@ -52,14 +52,14 @@ extension PlayerCore {
     }
 
     /// Tries the waiting track again: a new load from where the failed one would have started
-    /// (its download is asked for anew: `want` restarts a failed one).
+    /// (its download let go and asked for anew).
     private mutating func retryCurrent(_ item: Int, into effects: inout [Effect]) {
         guard let failed = current, failed.item == item, failed.phase == .failed,
               let url = queue[id: item]?.track.fetchablePreviewURL else { return }
         window.dropDownload(url, into: &effects)
         let slot = open(item, url: url, startMs: failed.startMs, replacing: failed, into: &effects)
         playhead.load(slot, on: transport)
-        effects.append(.cancelSlot(failed.id))
+        if failed.id != fading?.id { effects.append(.cancelSlot(failed.id)) }   // a fade's old track goes when faded
     }
 
     /// After every command and event: a wait ends when playback is elsewhere or the track has

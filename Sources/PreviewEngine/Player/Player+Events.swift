@@ -37,6 +37,7 @@ extension Player {
         case .failed(.cancelled, _): break
         case .failed(.fetch(.unreachable(let trouble)), 0):
             // Transient: tried again on the hold's timer; the listener sees "waiting for the network".
+            let trouble = sinceTheWaitBegan(trouble, slot: id)
             log(.info, "\(slotName(id)): \(trouble.sentence); trying again")
             run(core.handle(.unreachable(id, trouble)))
         case .failed(let error, let framesBefore):

@@ -27,6 +27,18 @@ extension Player {
         retryTimers = [:]
     }
 
+    /// `trouble` of the current load, with "others answer" widened to the whole wait: a host that
+    /// answered at any time since the first try of the track playback waits at failed (a search,
+    /// artwork, another preview) shows the network is there and only this host is in trouble.
+    func sinceTheWaitBegan(_ trouble: NetworkTrouble, slot id: PlayerCore.SlotID) -> NetworkTrouble {
+        guard let slot = core.current, slot.id == id else { return trouble }
+        let now = MonotonicClock.nanoseconds()
+        if core.hold.waiting?.item != slot.item || waitBegan?.item != slot.item { waitBegan = (slot.item, now) }
+        var widened = trouble
+        if let since = waitBegan?.at, fetcher.http.answers.othersAnswered(since: since, besides: trouble.host) { widened.othersAnswer = true }
+        return widened
+    }
+
     /// How a slot's track is named in the log: "track 4 (Title)", numbered from 1.
     func slotName(_ id: PlayerCore.SlotID) -> String {
         guard let item = core.slot(id)?.item else { return "slot \(id)" }

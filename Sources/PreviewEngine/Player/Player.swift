@@ -38,6 +38,8 @@ public actor Player {
     var positionTimer: EngineLoop.TimerID?
     /// The hold's retry timers (`Player+Retry.swift`): the only wake-ups while the network is away.
     var retryTimers: [NetworkHold.Timer: EngineLoop.TimerID] = [:]
+    /// The queue item playback waits at and when its first try failed (monotonic nanoseconds).
+    var waitBegan: (item: Int, at: UInt64)?
 
     /// Every playback decision: queue, transport, loads, downloads wanted, volume, gains, errors.
     var core: PlayerCore
