@@ -29,7 +29,7 @@ extension ControlVerb {
         ControlVerb(.mute, .web, .changes, ControlCommand.mute(args:)),
         ControlVerb(.next, .web, .changes) { _ in .next },
         ControlVerb(.normalize, .local, .changes, ControlCommand.normalize(args:)),
-        ControlVerb(.output, .local, .changes, ControlCommand.output(args:)),
+        ControlVerb(.output, .web, .changes, ControlCommand.output(args:)),
         ControlVerb(.pause, .web, .changes) { _ in .pause },
         ControlVerb(.play, .web, .changes, ControlCommand.play(args:)),
         ControlVerb(.playhere, .web, .changes, ControlCommand.playHere(args:)),

@@ -3,12 +3,16 @@
 // untrusted: it goes into the page through textContent only, and a link is followed only when it is
 // http(s). The modules (modules/): link.js the protocol client, events.js the event table, remote.js
 // previewd's status and queue, state.js the state by concern, one module per view (search, player,
-// queue, share, ui), playhere.js the page's own playback.
+// queue, share, ui), playhere.js the page's own playback, outputs.js the box's outputs, radio.js
+// the radio switch, network.js the wait for the network.
 import { connect, link, reconnectNow } from './modules/link.js';
 import { catchUp } from './modules/remote.js';
 import { renderPlayer, startFrames, stopFrames, wirePlayer } from './modules/player.js';
+import { wireNetwork } from './modules/network.js';
+import { wireOutputs } from './modules/outputs.js';
 import { mediaActions, probe, wirePlayHere } from './modules/playhere.js';
 import { wireQueue } from './modules/queue.js';
+import { wireRadio } from './modules/radio.js';
 import { wireSearch } from './modules/search.js';
 import { wireShare } from './modules/share.js';
 import { showScreen, wireUI } from './modules/ui.js';
@@ -19,6 +23,9 @@ wirePlayer();
 wireQueue();
 wireShare();
 wirePlayHere();
+wireOutputs();
+wireRadio();
+wireNetwork();
 
 document.addEventListener('visibilitychange', () => {
   if (document.visibilityState === 'visible') {
