@@ -129,6 +129,8 @@ class PageCase(unittest.TestCase):
         self.rig.request("repeat", {"mode": "off"})
         self.rig.request("shuffle", {"on": False})
         self.rig.request("volume", {"level": 100})
+        self.rig.request("radio", {"on": False})
+        self.rig.request("output", {"enabled": True})
         self.load(self.rig.url + "/")
 
     def load(self, url):

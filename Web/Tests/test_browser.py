@@ -362,6 +362,22 @@ class PageTestCase(PageCase):
         self.assertEqual(store.get_attribute("target"), "_blank")
         self.assertEqual(set(store.get_attribute("rel").split()), {"noopener", "noreferrer"})
 
+    def test_outputs_and_radio_switches(self):
+        """The box's outputs, a chip each, turned off and on from the page (previewd's status follows);
+        the radio switch."""
+        self.play_from_results("sine", "A Four Forty")
+        chip = lambda: self.el("#outputs button.output")
+        self.wait(lambda: chip().is_displayed() and chip().get_attribute("aria-pressed") == "true", "the output listed, on")
+        self.assertEqual(chip().text, self.rig.status()["outputs"][0]["name"])
+        for enabled in (False, True):
+            self.tap(chip())
+            self.wait(lambda: self.rig.status()["outputs"][0]["enabled"] is enabled, f"the output {'on' if enabled else 'off'}")
+            self.wait(lambda: chip().get_attribute("aria-pressed") == str(enabled).lower(), "the page to say so")
+        for on in (True, False):
+            self.tap(self.el("#radio"))
+            self.wait(lambda: self.rig.status()["radio"] is on, f"radio {'on' if on else 'off'}")
+            self.wait(lambda: self.el("#radio").get_attribute("aria-pressed") == str(on).lower(), "the page to say so")
+
     def test_share_copies_the_store_link_within_the_tap(self):
         self.play_from_results("sine", "A Four Forty")
         link = BY_TITLE["A Four Forty"]["trackViewUrl"]
