@@ -11,7 +11,7 @@ import { mediaActions, probe, wirePlayHere } from './modules/playhere.js';
 import { wireQueue } from './modules/queue.js';
 import { wireSearch } from './modules/search.js';
 import { wireShare } from './modules/share.js';
-import { showScreen, wireUI } from './modules/ui.js';
+import { showScreen, toast, wireUI } from './modules/ui.js';
 
 wireUI();
 wireSearch();
@@ -31,8 +31,8 @@ document.addEventListener('visibilitychange', () => {
 });
 
 // The page's handles for the browser tests and a console: the link (its WebSocket), the media
-// session's actions (which WebDriver cannot press), and what the page plays here.
-window.previewd = { link, mediaActions, playHere: probe };
+// session's actions (which WebDriver cannot press), what the page plays here, its toast and screens.
+window.previewd = { link, mediaActions, playHere: probe, toast, showScreen };
 
 showScreen(location.hash === '#player' ? 'player' : 'search');
 renderPlayer();
