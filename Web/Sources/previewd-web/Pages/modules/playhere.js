@@ -120,9 +120,10 @@ function follow(status, fromTap) {
     // previewd's box ended its track a moment before the page: the page's track plays to its end
     // and the preloaded one follows it there (`ended`), so nothing of either is cut.
     here.pendingId = id;
+    performance.mark('here-pending');   // scripts/bench-web: the join
     // An element that never says `ended` (a stall at the very end) does not hold the page there.
     const left = playing().duration - playing().currentTime;
-    setTimeout(() => { if (here.pendingId === id) ended(); }, (left + 0.5) * 1000);
+    setTimeout(() => { if (here.pendingId === id) { performance.mark('here-no-ended'); ended(); } }, (left + 0.5) * 1000);
     return;
   } else if (id !== here.itemId) {
     here.pendingId = null;
@@ -161,6 +162,7 @@ function follow(status, fromTap) {
 /** A track ended in the page: the preloaded one starts at once (the join), and previewd is told
  *  which item ended; it advances unless it has left that item already. */
 function ended() {
+  performance.mark('here-ended');
   const endedId = here.itemId;
   if (endedId === null) return;
   const status = playback.status;
