@@ -59,6 +59,9 @@ class LoopbackTests(unittest.TestCase):
         self.assertFalse([k for k in headers.keys() if k.lower().startswith("access-control-")])
         # The page's script is native ES modules: each one must come as JavaScript, or it does not run.
         modules = re.findall(r"from '\./modules/([a-z]+\.js)'", self.web.request("GET", "/app.js")[2].decode())
+        preloaded = re.findall(r'<link rel="modulepreload" href="/modules/([a-z]+\.js)">', body.decode())
+        self.assertLessEqual(set(modules), set(preloaded), "every module app.js imports is asked for at once")
+        modules = sorted(set(modules) | set(preloaded))
         self.assertIn("link.js", modules)
         self.assertIn("playhere.js", modules)
         for path, kind in (("/app.js", "javascript"), ("/app.css", "text/css"), ("/manifest.webmanifest", "manifest"),

@@ -30,6 +30,7 @@ const here = {
   ownPause: false,         // the page paused its element itself (not an interruption)
   lastReport: 0,
   other: false,            // another device plays here now
+  stall: { time: -1, ticks: 0 },   // the element's time at previewd's last position ticks
 };
 
 /** The media session's actions, one table (the lock screen, a headset, a car, a watch). A test calls
@@ -178,6 +179,24 @@ function ended() {
   request('playhere', { page, ended: endedId }).catch(() => {});
 }
 
+/** An element that says it plays but has not moved over three of previewd's position ticks (a stall,
+ *  a request that never got its answer) is asked for its audio again, at previewd's position. */
+function unstick(status) {
+  if (!here.on || here.itemId === null || status.id !== here.itemId || status.state !== 'playing') return;
+  const element = playing();
+  if (element.paused || element.ended || element.currentTime !== here.stall.time) {
+    here.stall = { time: element.currentTime, ticks: 0 };
+    return;
+  }
+  if (++here.stall.ticks < 3) return;
+  here.stall = { time: -1, ticks: 0 };
+  performance.mark('here-unstuck');
+  element.src = audioURL(here.itemId);
+  const at = (status.positionMs || 0) / 1000;
+  if (at > 0.3) element.currentTime = at;
+  element.play().catch(() => {});
+}
+
 function endsWithin(element, seconds) {
   return !element.paused && isFinite(element.duration) && element.duration - element.currentTime < seconds;
 }
@@ -285,6 +304,7 @@ on('seeked', (e) => {
   const at = e.positionMs / 1000;
   if (isFinite(at) && Math.abs(playing().currentTime - at) > 0.25) playing().currentTime = at;
 });
+on('position', () => { if (playback.status) unstick(playback.status); });
 on('playhere', (e) => {
   if (here.on && e.playHere && e.playHere.page !== page) otherDevice();
 });
