@@ -112,8 +112,7 @@ function follow(status, fromTap) {
   if (status.playHere && status.playHere.page !== page) { otherDevice(); return; }
   const id = typeof status.id === 'number' && status.track ? status.id : null;
   if (id === null) {
-    here.ownPause = true;
-    playing().pause();
+    if (!playing().paused) { here.ownPause = true; playing().pause(); }
     here.itemId = null;
   } else if (id !== here.itemId && id === here.pendingId) {
     // waiting for the page's own end (below)
