@@ -1,24 +1,11 @@
-"""The base of the browser tests (test_browser.py, test_play_here.py): one rig and one browser per engine and
-size, the page loaded fresh for each test, its requests checked (nothing to another origin, no CSP
-break), and the helpers the tests share.
-
-previewd-web's pages in real browsers, both engines a phone may have: Chromium (Debian's, headless,
-through chromedriver) and WebKit, Safari's engine (Debian's WebKitGTK through WebKitWebDriver, under
-Xvfb), driven by selenium at a phone's 390×844 and a desktop's 1280×800, against the real parts:
-previewd-web on loopback, previewd on a private PulseAudio null sink whose monitor is recorded, the
-iTunes stand-in and its tone previews (one frequency per track, so what is heard names the track).
-
-Every wait below is a hang guard (15 s), never a speed check, except where the issue names a bound:
-an outside `previewctl next` shows on the page within 1 s. Screenshots of each screen at each size go
-to $PREVIEWD_ARTIFACTS (default Web/.artifacts/), named SCREEN-WIDTHxHEIGHT.png for Chromium and
-SCREEN-WIDTHxHEIGHT-webkit.png for WebKit."""
+"""The base of the browser tests (test_browser.py, test_play_here.py): one rig (browser_rig.py) and one
+browser (browsers.py) per engine and size, the page loaded fresh for each test, its requests checked
+(nothing to another origin, no CSP break, no script error), the helpers the tests share. Every wait is a
+hang guard (15 s), never a speed check."""
 
 import json
 import os
-import re
-import signal
 import sys
-import tempfile
 import time
 import unittest
 from pathlib import Path
@@ -29,10 +16,8 @@ import browser_rig  # noqa: E402
 import browsers  # noqa: E402
 
 try:
-    from selenium.common.exceptions import JavascriptException, StaleElementReferenceException, TimeoutException
-    from selenium.webdriver.common.action_chains import ActionChains
+    from selenium.common.exceptions import StaleElementReferenceException, TimeoutException
     from selenium.webdriver.common.by import By
-    from selenium.webdriver.common.keys import Keys
     from selenium.webdriver.support.ui import Select, WebDriverWait
 except ImportError:  # reported by setUpClass
     pass

@@ -14,21 +14,19 @@ import re
 import signal
 import sys
 import tempfile
-import time
 import unittest
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import browser_rig  # noqa: E402
-import browsers  # noqa: E402
-from page_case import BY_TITLE, CATALOG, GUARD, PUBLIC, TONE, PageCase, matching  # noqa: E402,F401
+from page_case import BY_TITLE, CATALOG, PUBLIC, TONE, PageCase, matching  # noqa: E402,F401
 
 try:
-    from selenium.common.exceptions import JavascriptException, StaleElementReferenceException, TimeoutException
+    from selenium.common.exceptions import JavascriptException, TimeoutException
     from selenium.webdriver.common.action_chains import ActionChains
     from selenium.webdriver.common.by import By
     from selenium.webdriver.common.keys import Keys
-    from selenium.webdriver.support.ui import Select, WebDriverWait
+    from selenium.webdriver.support.ui import WebDriverWait
 except ImportError:  # reported by setUpClass
     pass
 
@@ -168,7 +166,7 @@ class PageTestCase(PageCase):
         self.shot("toast")
         self.tap(self.el("#open-player"))
         self.wait(lambda: self.el("#player").is_displayed(), "the player screen")
-        self.js("document.querySelector('.queue-panel').scrollIntoView({block: 'end'}); toast('Audio output back')")
+        self.js("document.querySelector('.queue-panel').scrollIntoView({block: 'end'}); previewd.toast('Audio output back')")
         self.assertEqual(self.controls_under_the_toast(), [], "on the player screen, the queue in view")
         self.el("#toast").click()
         self.wait(lambda: not self.el("#toast").is_displayed(), "a tap to dismiss the toast")
@@ -329,13 +327,13 @@ class PageTestCase(PageCase):
         # The banner takes its own height (two lines on a narrow phone): it never covers the header.
         for width in (320, 360, 390, 430):
             self.resize(width, self.HEIGHT)
-            for screen, controls in (("player", ("#back", "#share")), ("search", ("#open-player",))):
-                self.js("showScreen(arguments[0])", screen)
+            for screen, controls in (("player", ("#back", "#share")), ("search", ("#open-player", "#play-here-search"))):
+                self.js("previewd.showScreen(arguments[0])", screen)
                 # (waited for: the banner's new height is taken when the browser next lays the page out)
                 self.wait(lambda: self.covered_in_the_header(controls) == [],
                           f"the header clear of the banner at {width} px on the {screen} screen: "
                           f"{self.covered_in_the_header(controls)} covered")
-        self.js("showScreen('player')")
+        self.js("previewd.showScreen('player')")
         self.resize(self.WIDTH, self.HEIGHT)
         self.rig.web.start()           # the same port and config folder
         self.wait_connected()

@@ -13,7 +13,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import browser_rig  # noqa: E402
-from page_case import BY_TITLE, TONE, PageCase  # noqa: E402
+from page_case import TONE, PageCase  # noqa: E402
 
 PAGE_SINK = "previewd_web_page"
 
@@ -74,7 +74,7 @@ class PlayHereCase(PageCase):
         self.heard_on_page(440, mark, "Play here on")
         self.wait(lambda: (self.rig.status().get("playHere") or {}).get("hereOnly") is True, "previewd to know the page plays here")
         self.assertIsNotNone(self.rig.recorder.wait_for_silence(0.5, self.rig.recorder.count), "here only: the box is silent")
-        self.shot("play-here")
+        self.shot("play-here", self.el("#title"))
 
         # The same bytes as previewd holds (the stand-in's preview file, which previewd fetched).
         url = next(i["track"]["previewUrl"] for i in self.rig.queue()["items"] if i["id"] == first)

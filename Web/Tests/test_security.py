@@ -59,6 +59,9 @@ class LoopbackTests(unittest.TestCase):
         self.assertFalse([k for k in headers.keys() if k.lower().startswith("access-control-")])
         # The page's script is native ES modules: each one must come as JavaScript, or it does not run.
         modules = re.findall(r"from '\./modules/([a-z]+\.js)'", self.web.request("GET", "/app.js")[2].decode())
+        preloaded = re.findall(r'<link rel="modulepreload" href="/modules/([a-z]+\.js)">', body.decode())
+        self.assertLessEqual(set(modules), set(preloaded), "every module app.js imports is asked for at once")
+        modules = sorted(set(modules) | set(preloaded))
         self.assertIn("link.js", modules)
         self.assertIn("playhere.js", modules)
         for path, kind in (("/app.js", "javascript"), ("/app.css", "text/css"), ("/manifest.webmanifest", "manifest"),
@@ -257,6 +260,31 @@ class LoopbackTests(unittest.TestCase):
         self.assertEqual(status, 404)
         status, _, _ = self.web.request("GET", "/art/item/987654")
         self.assertEqual(status, 404)
+
+    def test_play_here_claims_take_over_and_late_ends_change_nothing(self):
+        """`playhere` through the page's API: a second page takes over, a page without the claim is
+        refused, an `ended` naming an item previewd has left changes nothing (previewd's own rules)."""
+        def call(cmd, args=None):
+            body = {"id": 1, "cmd": cmd}
+            if args is not None:
+                body["args"] = args
+            return self.web.api(body)[1]
+        self.assertTrue(call("search", {"term": "sine", "queue": True, "play": True})["ok"])
+        items = call("queue")["result"]["items"]
+        current = call("status")["result"]["id"]
+        other = next(i["id"] for i in items if i["id"] != current)
+        claimed = call("playhere", {"page": "page-a", "on": True})
+        self.assertEqual(claimed["result"]["playHere"], {"page": "page-a", "hereOnly": True})
+        self.assertTrue(call("playhere", {"page": "page-a", "ended": other})["ok"])
+        self.assertEqual(call("status")["result"]["id"], current, "an end of an item previewd left changes nothing")
+        self.assertEqual(call("playhere", {"page": "page-b", "ended": current})["error"]["code"], "rejected", "no claim, no say")
+        self.assertEqual(call("playhere", {"page": "page-b", "on": True, "hereOnly": False})["result"]["playHere"],
+                         {"page": "page-b", "hereOnly": False}, "a second page takes over")
+        self.assertEqual(call("playhere", {"page": "page-a", "id": current, "positionMs": 1000})["error"]["code"], "rejected")
+        self.assertEqual(call("playhere", {"page": "page-a", "on": False})["result"]["playHere"]["page"], "page-b",
+                         "the page that lost the claim gives nothing back")
+        self.assertIsNone(call("playhere", {"page": "page-b", "on": False})["result"]["playHere"])
+        call("clear")
 
     def test_audio_path_answers_byte_ranges(self):
         """`/audio/item/{id}`: previewd's own bytes of a queue item's preview, with RFC 9110's ranges."""

@@ -15,7 +15,7 @@ import { wireQueue } from './modules/queue.js';
 import { wireRadio } from './modules/radio.js';
 import { wireSearch } from './modules/search.js';
 import { wireShare } from './modules/share.js';
-import { showScreen, wireUI } from './modules/ui.js';
+import { showScreen, toast, wireUI } from './modules/ui.js';
 
 wireUI();
 wireSearch();
@@ -38,8 +38,8 @@ document.addEventListener('visibilitychange', () => {
 });
 
 // The page's handles for the browser tests and a console: the link (its WebSocket), the media
-// session's actions (which WebDriver cannot press), and what the page plays here.
-window.previewd = { link, mediaActions, playHere: probe };
+// session's actions (which WebDriver cannot press), what the page plays here, its toast and screens.
+window.previewd = { link, mediaActions, playHere: probe, toast, showScreen };
 
 showScreen(location.hash === '#player' ? 'player' : 'search');
 renderPlayer();

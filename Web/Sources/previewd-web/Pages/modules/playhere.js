@@ -30,6 +30,7 @@ const here = {
   ownPause: false,         // the page paused its element itself (not an interruption)
   lastReport: 0,
   other: false,            // another device plays here now
+  stall: { time: -1, ticks: 0 },   // the element's time at previewd's last position ticks
 };
 
 /** The media session's actions, one table (the lock screen, a headset, a car, a watch). A test calls
@@ -111,8 +112,7 @@ function follow(status, fromTap) {
   if (status.playHere && status.playHere.page !== page) { otherDevice(); return; }
   const id = typeof status.id === 'number' && status.track ? status.id : null;
   if (id === null) {
-    here.ownPause = true;
-    playing().pause();
+    if (!playing().paused) { here.ownPause = true; playing().pause(); }
     here.itemId = null;
   } else if (id !== here.itemId && id === here.pendingId) {
     // waiting for the page's own end (below)
@@ -120,9 +120,10 @@ function follow(status, fromTap) {
     // previewd's box ended its track a moment before the page: the page's track plays to its end
     // and the preloaded one follows it there (`ended`), so nothing of either is cut.
     here.pendingId = id;
+    performance.mark('here-pending');   // scripts/bench-web: the join
     // An element that never says `ended` (a stall at the very end) does not hold the page there.
     const left = playing().duration - playing().currentTime;
-    setTimeout(() => { if (here.pendingId === id) ended(); }, (left + 0.5) * 1000);
+    setTimeout(() => { if (here.pendingId === id) { performance.mark('here-no-ended'); ended(); } }, (left + 0.5) * 1000);
     return;
   } else if (id !== here.itemId) {
     here.pendingId = null;
@@ -161,6 +162,7 @@ function follow(status, fromTap) {
 /** A track ended in the page: the preloaded one starts at once (the join), and previewd is told
  *  which item ended; it advances unless it has left that item already. */
 function ended() {
+  performance.mark('here-ended');
   const endedId = here.itemId;
   if (endedId === null) return;
   const status = playback.status;
@@ -174,6 +176,24 @@ function ended() {
     if (status && status.id === nextId) { describe(status); follow(status, false); }
   }
   request('playhere', { page, ended: endedId }).catch(() => {});
+}
+
+/** An element that says it plays but has not moved over three of previewd's position ticks (a stall,
+ *  a request that never got its answer) is asked for its audio again, at previewd's position. */
+function unstick(status) {
+  if (!here.on || here.itemId === null || status.id !== here.itemId || status.state !== 'playing') return;
+  const element = playing();
+  if (element.paused || element.ended || element.currentTime !== here.stall.time) {
+    here.stall = { time: element.currentTime, ticks: 0 };
+    return;
+  }
+  if (++here.stall.ticks < 3) return;
+  here.stall = { time: -1, ticks: 0 };
+  performance.mark('here-unstuck');
+  element.src = audioURL(here.itemId);
+  const at = (status.positionMs || 0) / 1000;
+  if (at > 0.3) element.currentTime = at;
+  element.play().catch(() => {});
 }
 
 function endsWithin(element, seconds) {
@@ -283,6 +303,7 @@ on('seeked', (e) => {
   const at = e.positionMs / 1000;
   if (isFinite(at) && Math.abs(playing().currentTime - at) > 0.25) playing().currentTime = at;
 });
+on('position', () => { if (playback.status) unstick(playback.status); });
 on('playhere', (e) => {
   if (here.on && e.playHere && e.playHere.page !== page) otherDevice();
 });
