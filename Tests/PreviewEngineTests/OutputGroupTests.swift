@@ -98,6 +98,26 @@ final class OutputGroupTests: XCTestCase {
         XCTAssertFalse(a.recorded.volume.muted)
     }
 
+    /// "Here only" (a page plays the queue itself): the device outputs go silent, their clocks and
+    /// frames running; a stream output keeps sounding; the listener's mute stays theirs.
+    func testHereOnlySilencesTheDeviceOutputsAndNotTheStream() throws {
+        let (speakers, stream) = (MemoryOutput(), MemoryOutput())
+        let (group, sequencer) = try group([speakers, stream], devices: [true, false])
+        sequencer.play(feed(1, [1, 2, 3]), paused: false)
+        sequencer.silenceDevices(true)
+        XCTAssertTrue(sequencer.silencesDevices)
+        XCTAssertTrue(speakers.recorded.volume.muted, "the speakers are silent")
+        XCTAssertFalse(stream.recorded.volume.muted, "the stream streams on")
+        XCTAssertEqual(speakers.pull(3), [1, 2, 3], "the silent clock still runs")
+        XCTAssertEqual(stream.pull(3), [1, 2, 3])
+        sequencer.setVolume(40, muted: false)
+        XCTAssertTrue(speakers.recorded.volume.muted, "a volume change keeps them silent")
+        XCTAssertEqual(stream.recorded.volume.percent, 40)
+        sequencer.silenceDevices(false)
+        XCTAssertFalse(speakers.recorded.volume.muted, "the sound given back")
+        XCTAssertTrue(group.clock.device === speakers)
+    }
+
     func testALostClockHandsOverWithoutStoppingTheSound() throws {
         let (a, b) = (MemoryOutput(), MemoryOutput())
         let (group, sequencer) = try group([a, b])

@@ -40,7 +40,7 @@ extension Player {
                 guard let pcm = slots[id]?.pcm else { continue }
                 if smoothly { pcm.rampGain(to: gain.linear) } else { pcm.setGain(gain.linear) }
             case .estimateLoudness(let id): estimateLoudness(id)
-            case .setVolume(let level, let muted): sequencer.setVolume(level, muted: muted || boxSilenced)   // Player+PlayHere
+            case .setVolume(let level, let muted): sequencer.setVolume(level, muted: boxMuted(muted))   // Player+PlayHere
             case .setCrossfade(let seconds): sequencer.setCrossfade(milliseconds: seconds * 1000)
             case .setOutputs(let switches): outputGroup?.setEnabled(switches)
             case .fetchArtwork(let urls): learned += fetchArtwork(urls)

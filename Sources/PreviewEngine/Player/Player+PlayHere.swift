@@ -6,7 +6,7 @@ import PreviewCore
 /// page advances previewd, and "here only" silences the box's device outputs (their clocks running).
 ///
 /// The seam to the outputs (two places, both here): `boxSilenced` (the box's device outputs are
-/// muted while it is true: `Player+Effects`' `.setVolume` and `applyBoxSilence()`), and
+/// silent while it is true, a stream output streaming on: `applyBoxSilence()`), and
 /// `pageClockMs()` (the position `positionMs()` reports while the page keeps the clock).
 extension Player {
     /// True while a page plays "here only": the box's device outputs are silent.
@@ -70,10 +70,14 @@ extension Player {
         hub?.publish(.playHere(nil))
     }
 
-    /// Mutes or unmutes the box's device outputs as the claim says (the listener's own mute stays).
+    /// Silences the box's device outputs as the claim says, or gives them back (the listener's own
+    /// mute stays); a stream output keeps streaming.
     func applyBoxSilence() {
-        sequencer.setVolume(core.volume, muted: core.muted || boxSilenced)
+        if sequencer.silencesDevices { sequencer.silenceDevices(boxSilenced) } else { sequencer.setVolume(core.volume, muted: boxMuted(core.muted)) }
     }
+
+    /// The mute a lone device (no output group) gets: the listener's, or the page's "here only".
+    func boxMuted(_ muted: Bool) -> Bool { muted || (boxSilenced && !sequencer.silencesDevices) }
 
     /// The page said something (a report, an end, an audio request): it is not gone. A page that
     /// stays silent longer than a track (a locked phone still fetches each next track) is: then

@@ -36,6 +36,7 @@ public final class OutputGroup: AudioOutput, @unchecked Sendable {
     private var owedFollowerPause: Bool?
     // Guarded by `clockGuard`.
     private var volume = (percent: 100, muted: false)
+    private var devicesSilenced = false
 
     /// A group over the devices `made` gives (each with its name, MPD plugin name and pacing), in
     /// the order given. Followers keep up to `queueMilliseconds` of frames each.
@@ -228,12 +229,19 @@ public final class OutputGroup: AudioOutput, @unchecked Sendable {
         for member in members { member.device.close() }
     }
 
+    /// "Here only" (a page plays the queue itself): the outputs that play to a device go silent,
+    /// their clocks running; a stream keeps streaming.
+    public func silenceDevices(_ silent: Bool) {
+        clockGuard.withLock { devicesSilenced = silent }
+        applyVolume()
+    }
+
     /// One volume for all (an output with its own mixer sets it there); the clock, when no output
-    /// is enabled, plays silently so the position runs.
+    /// is enabled, plays silently so the position runs; device outputs while a page plays here only.
     private func applyVolume() {
-        let (level, clockIndex) = clockGuard.withLock { (volume, self.clockIndex) }
+        let (level, clockIndex, devicesSilenced) = clockGuard.withLock { (volume, self.clockIndex, self.devicesSilenced) }
         for member in members {
-            let silent = member.id == clockIndex && !member.enabled
+            let silent = (member.id == clockIndex && !member.enabled) || (devicesSilenced && member.playsToDevice)
             member.device.setVolume(level.percent, muted: level.muted || silent)
         }
     }

@@ -121,6 +121,16 @@ public final class OutputSequencer {
         output.setVolume(min(100, max(0, percent)), muted: muted)
     }
 
+    /// "Here only" (a page plays the queue itself): the outputs that play to a device go silent,
+    /// their clocks running, a stream keeps streaming. A lone device (no group) has no such part:
+    /// the caller mutes it (`silencesDevices` is false).
+    public func silenceDevices(_ silent: Bool) {
+        (output as? OutputGroup)?.silenceDevices(silent)
+    }
+
+    /// True when `silenceDevices` acts (the outputs are a group, as previewd makes them).
+    public var silencesDevices: Bool { output is OutputGroup }
+
     /// What desktop mixers show for the stream.
     public func setMetadata(title: String?, artist: String?) {
         output.setMetadata(title: title, artist: artist)
