@@ -65,6 +65,47 @@ final class HTTPStreamEndToEndTests: DaemonTestCase {   // Sanitizer pass: skipp
         XCTAssertNotNil(recorder.waitForTone(440, after: quiet + 48_000), "resume did not continue in the stream")
     }
 
+    /// Beside the speakers (`--output pulse --output http://…`): the stream's listener hears what the
+    /// null sink plays, the same tones in the same order; the speakers off, the stream keeps the clock
+    /// and plays on; the stream off, the speakers play on. MPD's `outputs` lists the stream as `httpd`
+    /// (what Stylophone looks for before it offers its button).
+    func testBesideTheSpeakersTheStreamCarriesWhatTheyPlay() throws {
+        let mpdSocket = NSTemporaryDirectory() + "previewd-stream-mpd-\(getpid())-\(UInt32.random(in: 0...UInt32.max)).sock"
+        try startOnSharedServer(["--output", "pulse,name=Speakers", "--output", "http://127.0.0.1:\(port)/previewd.mp3,name=Stream",
+                                 "--mpd", mpdSocket])
+        let stream = try MonitorRecorder(stream: "http://127.0.0.1:\(port)/previewd.mp3")
+        defer { stream.stop() }
+        XCTAssertNotNil(stream.waitFor(after: 0, timeout: 20) { _, _, _ in true }, "nothing decoded; previewd logged:\n\(daemon.log)")
+        XCTAssertEqual(try status().outputs.map(\.plugin), ["pulse", "httpd"])
+        let outputs = try XCTUnwrap(try MPDRawClient(path: mpdSocket).ask("outputs"))
+        XCTAssertEqual(Array(outputs.drop { $0 != "outputid: 1" }.prefix(4)),
+                       ["outputid: 1", "outputname: Stream", "plugin: httpd", "outputenabled: 1"], "\(outputs)")
+
+        let (speakers, listener) = (recorder.sampleCount, stream.sampleCount)
+        XCTAssertEqual(try daemon.ctl("search", "brief").status, 0)   // 770 Hz for 2 s, then 990 Hz for 2 s
+        for (heard, mark, name) in [(recorder!, speakers, "the speakers"), (stream, listener, "the stream")] {
+            let first = try XCTUnwrap(heard.waitForTone(770, after: mark), "\(name): \(heard.toneSequence(after: mark))")
+            XCTAssertNotNil(heard.waitForTone(990, after: first), "\(name): \(heard.toneSequence(after: mark))")
+        }
+        try waitForStatus("the queue played to its end") { $0.state == .stopped }
+        XCTAssertEqual(recorder.toneSequence(after: speakers), [770, 990], "the speakers")
+        XCTAssertEqual(stream.toneSequence(after: listener), [770, 990], "the stream: what the speakers played")
+
+        // The speakers off: the stream keeps the clock and carries the next queue.
+        XCTAssertEqual(try daemon.ctl("output", "0", "off").status, 0)
+        var mark = stream.sampleCount
+        XCTAssertEqual(try daemon.ctl("search", "sine waves").status, 0)
+        XCTAssertNotNil(stream.waitForTone(440, after: mark), "the stream without the speakers: \(stream.toneSequence(after: mark))")
+        XCTAssertEqual(try status().outputs.map(\.clock), [false, true])
+        // The reverse: the speakers on, the stream off: the speakers play on.
+        XCTAssertEqual(try daemon.ctl("output", "0", "on").status, 0)
+        XCTAssertEqual(try daemon.ctl("output", "1", "off").status, 0)
+        mark = recorder.sampleCount
+        XCTAssertEqual(try daemon.ctl("next").status, 0)
+        XCTAssertNotNil(recorder.waitForTone(660, after: mark), "the speakers without the stream: \(recorder.toneSequence(after: mark))")
+        XCTAssertEqual(try status().outputs.map(\.clock), [true, false])
+    }
+
     /// A listener that stops reading is dropped (its queue full) while another plays on; the 17th
     /// listener is refused, and a place freed is taken again.
     func testAListenerThatNeverReadsIsDroppedAndThe17thIsRefused() throws {
