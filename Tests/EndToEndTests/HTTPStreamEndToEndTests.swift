@@ -189,10 +189,10 @@ final class HTTPStreamEndToEndTests: DaemonTestCase {   // Sanitizer pass: skipp
             ("http://127.0.0.1:\(port)/previewd.mp3,bitrate=100", "bitrate must be one of 32, 40"),
             ("http://127.0.0.1:\(port)/previewd.opus,bitrate=600", "bitrate must be one of 6–510"),
             ("http://127.0.0.1:\(port)/previewd.mp3,listeners=0", "listeners must be 1–256"),
-            ("http://127.0.0.1:\(port)/previewd.mp3,colour=red", "unknown setting colour"),
+            ("http://127.0.0.1:\(port)/previewd.mp3,colour=red", "unknown option colour= (it takes bitrate=, listeners=, name=, secret=)"),
             ("http://127.0.0.1:\(port)/previewd.mp3,secret=short", "secret must be 16–128"),
             ("http://127.0.0.1:\(port)", "needs a path naming its format"),
-            ("pulse,bitrate=128", "takes no setting bitrate"),
+            ("pulse,bitrate=128", "--output pulse: unknown option bitrate="),
         ]
         for (output, reason) in cases {
             let result = try ProcessRunner.run(previewd, ["--output", output, "--socket", socket, "--mpd", "off"], timeout: 20)

@@ -5,6 +5,7 @@ extension OutputRegistry.Entry {
     /// `name=` and `secret=`: an HTTP stream, as MPD's httpd output. Beyond loopback it serves only
     /// the secret path: the one given, else one generated once and kept (`StreamSecret`).
     static let http = OutputRegistry.Entry(usage: "http://HOST:PORT/NAME.mp3", mpdPlugin: "httpd", playsToDevice: false, claims: { $0.hasPrefix(HTTPStreamAddress.scheme) }) { options in
+        try options.acceptSettings(HTTPStreamSettings.keys)
         let address = try HTTPStreamAddress(parsing: options.output)
         let given = try HTTPStreamSettings(options.settings, format: address.format)
         try options.refusePulseOptions()
