@@ -163,6 +163,27 @@ final class RadioTests: XCTestCase {
         XCTAssertEqual(Self.runBatch(&core, &catalog, marked: [], heard: [], memory: &memory).outcome, .found)
     }
 
+    /// A catalog that failed on the second-to-last track is asked again once the last one plays:
+    /// a short outage costs one try, not the rest of the session; and nothing is asked while
+    /// playback waits for the network (the catalog would not answer either).
+    func testAFailedBatchIsAskedAgainOnTheNextTrackAndNeverDuringAHold() throws {
+        var catalog = Catalog()
+        catalog.offline = true
+        var (core, _) = playing(Array(catalog.tracks.prefix(2)))
+        var memory: [Int: Track] = [:]
+        XCTAssertTrue(asksRadio(core.setRadio(true)), "on the first of two")
+        XCTAssertEqual(Self.runBatch(&core, &catalog, marked: [], heard: [], memory: &memory).outcome, .unavailable("offline"))
+        XCTAssertFalse(asksRadio(try core.seek(.absolute(ms: 1000), heardMs: 0)), "not again on the same track")
+        catalog.offline = false
+        XCTAssertTrue(asksRadio(try core.apply(.next)), "the last track: asked again")
+        XCTAssertEqual(Self.runBatch(&core, &catalog, marked: [], heard: [], memory: &memory).outcome, .found)
+
+        var (held, _) = playing(Array(catalog.tracks.prefix(2)))
+        _ = held.handle(.unreachable(try XCTUnwrap(held.current).id, NetworkTrouble(host: "127.0.0.1:1", service: .previews, cause: "connection refused")))
+        XCTAssertNotNil(held.hold.waiting)
+        XCTAssertFalse(asksRadio(held.setRadio(true)), "playback waits for the network: no batch")
+    }
+
     func testABatchThatFindsNothingNewWidensToTheGenreChartThenSaysSoAndStops() throws {
         var catalog = Catalog(artists: 1, genres: 1)
         catalog.tracks = Array(catalog.tracks.prefix(3))   // one artist, one album, three songs: all queued

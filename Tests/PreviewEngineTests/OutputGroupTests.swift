@@ -98,15 +98,19 @@ final class OutputGroupTests: XCTestCase {
         XCTAssertFalse(a.recorded.volume.muted)
     }
 
-    /// "Here only" (a page plays the queue itself): the device outputs go silent, their clocks and
-    /// frames running; a stream output keeps sounding; the listener's mute stays theirs.
-    func testHereOnlySilencesTheDeviceOutputsAndNotTheStream() throws {
-        let (speakers, stream) = (MemoryOutput(), MemoryOutput())
-        let (group, sequencer) = try group([speakers, stream], devices: [true, false])
+    /// "Here only" (a page plays the queue itself): the outputs that sound in the room (a card, a
+    /// pipe to Snapcast) go silent, their clocks and frames running; a stream listeners open keeps
+    /// sounding; the listener's mute stays theirs.
+    func testHereOnlySilencesTheRoomAndNotTheStream() throws {
+        let (speakers, pipe, stream) = (MemoryOutput(), MemoryOutput(), MemoryOutput())
+        let group = try OutputGroup([(speakers, "speakers", "pulse", true), (pipe, "pipe", "fifo", false), (stream, "stream", "httpd", false)],
+                                    queueMilliseconds: 250)
+        let sequencer = OutputSequencer(output: group, rampMilliseconds: 0)
         sequencer.play(feed(1, [1, 2, 3]), paused: false)
         sequencer.silenceDevices(true)
         XCTAssertTrue(sequencer.silencesDevices)
         XCTAssertTrue(speakers.recorded.volume.muted, "the speakers are silent")
+        XCTAssertTrue(pipe.recorded.volume.muted, "Snapcast's pipe plays in a room too")
         XCTAssertFalse(stream.recorded.volume.muted, "the stream streams on")
         XCTAssertEqual(speakers.pull(3), [1, 2, 3], "the silent clock still runs")
         XCTAssertEqual(stream.pull(3), [1, 2, 3])
@@ -115,6 +119,7 @@ final class OutputGroupTests: XCTestCase {
         XCTAssertEqual(stream.recorded.volume.percent, 40)
         sequencer.silenceDevices(false)
         XCTAssertFalse(speakers.recorded.volume.muted, "the sound given back")
+        XCTAssertFalse(pipe.recorded.volume.muted)
         XCTAssertTrue(group.clock.device === speakers)
     }
 

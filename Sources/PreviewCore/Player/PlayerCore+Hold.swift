@@ -4,7 +4,7 @@
 /// (`reconcileHold`), and subscribers hear when a wait begins, changes host or cause, and ends.
 extension PlayerCore {
     /// The listener listens: playing, or loading to play (a paused or stopped player tries nothing).
-    var isListening: Bool {
+    public var isListening: Bool {
         switch transport.state {
         case .playing: return true
         case .loading(_, let autoplay): return autoplay

@@ -30,7 +30,12 @@ extension PlayerCore {
     /// would end there (not under repeat or single).
     mutating func settleRadio(into effects: inout [Effect]) {
         switch radio.phase {
-        case .held(let last), .exhausted(let last):
+        case .held(let last, let playing):
+            // Radio waits for the queue to end or to change at its end, or for the next track.
+            guard !transport.isActive || queue.ids.last != last || transport.item != playing else { return }
+            radio.phase = .idle
+            radio.note = nil
+        case .exhausted(let last):
             // Radio waits for the queue to end or to change at its end.
             guard !transport.isActive || queue.ids.last != last else { return }
             radio.phase = .idle
@@ -38,7 +43,8 @@ extension PlayerCore {
         case .asking: return
         case .idle: break
         }
-        guard radio.on, case .idle = radio.phase, transport.isActive, transport.playbackState != .paused, transport.repeatMode == .off, transport.single == .off,
+        // Not while playback waits for the network: the catalog would not answer either.
+        guard radio.on, case .idle = radio.phase, hold.waiting == nil, transport.isActive, transport.playbackState != .paused, transport.repeatMode == .off, transport.single == .off,
               !(settings.autopage && paging != .none), let item = transport.item else { return }
         let next = transport.order.after(item, in: queue, wrap: false)
         guard next == nil || transport.order.after(next, in: queue, wrap: false) == nil else { return }
@@ -81,9 +87,9 @@ extension PlayerCore {
                     try? core.feed(.queueEdited(successor: nil), into: &effects)
                 }
             }
-            core.radio.ended(result, lastItem: core.queue.ids.last)
+            core.radio.ended(result, lastItem: core.queue.ids.last, playing: core.transport.item)
             if added == 0, case .found = result.outcome {
-                core.radio.phase = .held(lastItem: core.queue.ids.last)   // every pick was refused: as a failure
+                core.radio.phase = .held(lastItem: core.queue.ids.last, playing: core.transport.item)   // every pick was refused: as a failure
             }
             if !core.radio.on { core.radio.phase = .idle }
         }) ?? []

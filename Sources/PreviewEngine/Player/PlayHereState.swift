@@ -8,6 +8,9 @@ struct PlayHereState {
     var claim: PageClaim?
     /// When the page last reported or asked for audio (nanoseconds of the monotonic clock).
     var lastHeard: UInt64 = 0
+    /// The queue item the box was last moved to the page's clock on: once per track, so a page whose
+    /// reports arrive late (their transit is not known) does not make the box jump every second.
+    var resyncedItem: Int?
     /// Fires once the page has been silent for longer than a track (`PageClaim.silenceLimitMs`).
     var goneTimer: EngineLoop.TimerID?
     /// Previews asked for by the page and held for it alone, oldest first: what it plays and what it

@@ -51,7 +51,7 @@ extension Player {
             case .disarmRetry(let timer): disarmRetry(timer)
             case .notify(let event): hub?.publish(event)
             }
-            if case .notify(.state) = effect { updatePositionTicks() }
+            if case .notify(.state) = effect { updatePositionTicks(); watchForAGonePage() }
         }
         if released { MemoryTrim.afterRelease() }   // a ring or a download was just let go
         for event in learned { run(core.handle(event)) }

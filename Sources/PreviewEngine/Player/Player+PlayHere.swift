@@ -35,19 +35,24 @@ extension Player {
             try ownClaim(page)
             heardFromPage()
             playHere.claim?.report = PageClaim.Report(item: item, positionMs: positionMs, playing: playing, at: MonotonicClock.nanoseconds())
-            // The box's outputs follow the page's clock: moved to it when they drift apart (once,
-            // after the page started its element), so the track ends where the page's ends.
-            if playing, core.transport.item == item, core.transport.playbackState == .playing,
+            // The box's outputs follow the page's clock: moved to it when they drift apart (once a
+            // track, after the page started its element), so the track ends where the page's ends.
+            if playing, core.transport.item == item, core.transport.playbackState == .playing, playHere.resyncedItem != item,
                PageClaim.needsResync(box: boxPositionMs(), page: positionMs) {
+                playHere.resyncedItem = item
                 run(try core.seek(.absolute(ms: positionMs), heardMs: boxPositionMs()))
             }
         case .ended(let page, let item):
             try ownClaim(page)
             heardFromPage()
-            // Every message names its queue item: an end of a track previewd has already left changes nothing.
-            guard core.transport.item == item else { return }
+            // Every message names its queue item: an end of a track previewd has already left changes
+            // nothing, nor one previewd waits on the network for (the page's element failed to fetch it).
+            guard core.transport.item == item, core.hold.waiting?.item != item else { return }
+            // A natural end (single stops, repeat one plays it again), once: the box may have ended
+            // the same load a moment before (then it is stopped, or its track begun again).
+            guard core.transport.playbackState == .playing, boxPositionMs() >= PageClaim.resyncMs else { return }
             playHere.claim?.report = nil
-            run(try core.apply(.next))
+            run(try core.apply(.trackEnded))
         }
     }
 
@@ -64,7 +69,7 @@ extension Player {
         if let timer = playHere.goneTimer { loop.cancel(timer) }
         playHere.goneTimer = nil
         releaseOwnDownloads()
-        if pause, core.transport.playbackState == .playing { run((try? core.apply(.pause)) ?? []) }
+        if pause, core.isListening { run((try? core.apply(.pause)) ?? []) }
         if let reached, core.transport.item != nil { run((try? core.seek(.absolute(ms: reached), heardMs: positionMs())) ?? []) }
         applyBoxSilence()
         hub?.publish(.playHere(nil))
@@ -83,10 +88,17 @@ extension Player {
     /// stays silent longer than a track (a locked phone still fetches each next track) is: then
     /// playback pauses at the position it reached, and the box's outputs are back, silent until a
     /// `play` — a listener who walked away with the phone does not want the speakers to start.
+    /// Only while the listener listens: a page paused here says nothing, and is not gone (nor is
+    /// previewd woken for it).
     func heardFromPage() {
         guard playHere.claim != nil else { return }
         playHere.lastHeard = MonotonicClock.nanoseconds()
-        guard playHere.goneTimer == nil else { return }
+        watchForAGonePage()
+    }
+
+    /// After every state change too: a resume from elsewhere starts the watch again.
+    func watchForAGonePage() {
+        guard playHere.claim != nil, playHere.goneTimer == nil, core.isListening else { return }
         armGoneTimer(Double(PageClaim.silenceLimitMs) / 1000 + 1)
     }
 
@@ -94,7 +106,7 @@ extension Player {
         playHere.goneTimer = loop.after(seconds) { [unowned self] in
             assumeIsolated { player in
                 player.playHere.goneTimer = nil
-                guard player.playHere.claim != nil, !player.isShutDown else { return }
+                guard player.playHere.claim != nil, !player.isShutDown, player.core.isListening else { return }
                 if PageClaim.isGone(lastHeard: player.playHere.lastHeard, now: MonotonicClock.nanoseconds()) {
                     player.log(.info, "play here: the page said nothing for \(PageClaim.silenceLimitMs / 1000) s; paused, the box's outputs are back")
                     player.releasePage(pause: true)

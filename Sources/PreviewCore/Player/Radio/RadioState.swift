@@ -9,8 +9,9 @@ public struct RadioState: Equatable, Sendable {
         /// A batch is being chosen (`fetchRadio` was asked for).
         case asking
         /// The catalog could not answer: nothing more until the queue ends or changes at its end
-        /// (the last item's id when it failed).
-        case held(lastItem: Int?)
+        /// (the last item's id when it failed), or the next track plays (the one playing when it
+        /// failed: a short outage costs one try, not the rest of the session).
+        case held(lastItem: Int?, playing: Int?)
         /// A batch found nothing new even in the genre's chart: radio says so and stops until the
         /// listener adds to the queue's end or turns it on again.
         case exhausted(lastItem: Int?)
@@ -39,8 +40,8 @@ public struct RadioState: Equatable, Sendable {
 
     public init() {}
 
-    /// A batch ended with `result`; `lastItem`: the queue's last item now.
-    mutating func ended(_ result: RadioPicker.Result, lastItem: Int?) {
+    /// A batch ended with `result`; `lastItem`: the queue's last item now; `playing`: the current one.
+    mutating func ended(_ result: RadioPicker.Result, lastItem: Int?, playing: Int?) {
         recentlyCalled = Array((recentlyCalled.filter { !result.called.contains($0) } + result.called).suffix(Self.recentCalls))
         recentPicks = Array((recentPicks + result.picks.compactMap(\.track.trackId)).suffix(Self.recentPicks))
         switch result.outcome {
@@ -48,7 +49,7 @@ public struct RadioState: Equatable, Sendable {
             phase = .idle
             note = nil
         case .unavailable(let why):
-            phase = .held(lastItem: lastItem)
+            phase = .held(lastItem: lastItem, playing: playing)
             note = "radio: the catalog did not answer (\(why)); trying again at the next end"
         case .nothingNew(let genre):
             phase = .exhausted(lastItem: lastItem)

@@ -229,19 +229,19 @@ public final class OutputGroup: AudioOutput, @unchecked Sendable {
         for member in members { member.device.close() }
     }
 
-    /// "Here only" (a page plays the queue itself): the outputs that play to a device go silent,
-    /// their clocks running; a stream keeps streaming.
+    /// "Here only" (a page plays the queue itself): the outputs that sound in the room (a sound card,
+    /// Snapcast, a pipe) go silent, their clocks running; a stream listeners open keeps streaming.
     public func silenceDevices(_ silent: Bool) {
         clockGuard.withLock { devicesSilenced = silent }
         applyVolume()
     }
 
     /// One volume for all (an output with its own mixer sets it there); the clock, when no output
-    /// is enabled, plays silently so the position runs; device outputs while a page plays here only.
+    /// is enabled, plays silently so the position runs; the room's outputs while a page plays here only.
     private func applyVolume() {
         let (level, clockIndex, devicesSilenced) = clockGuard.withLock { (volume, self.clockIndex, self.devicesSilenced) }
         for member in members {
-            let silent = (member.id == clockIndex && !member.enabled) || (devicesSilenced && member.playsToDevice)
+            let silent = (member.id == clockIndex && !member.enabled) || (devicesSilenced && !member.servesListeners)
             member.device.setVolume(level.percent, muted: level.muted || silent)
         }
     }

@@ -18,6 +18,8 @@ public final class OutputMember: OutputSource, @unchecked Sendable {
     public let plugin: String
     /// Paced by a sound card (a candidate to keep the clock before the real-time ones).
     public let playsToDevice: Bool
+    /// A stream listeners open (MPD's httpd), not sound in the room: "here only" leaves it sounding.
+    public var servesListeners: Bool { plugin == "httpd" }
     /// The device.
     public let device: any AudioOutput
     unowned let group: OutputGroup

@@ -121,8 +121,8 @@ public final class OutputSequencer {
         output.setVolume(min(100, max(0, percent)), muted: muted)
     }
 
-    /// "Here only" (a page plays the queue itself): the outputs that play to a device go silent,
-    /// their clocks running, a stream keeps streaming. A lone device (no group) has no such part:
+    /// "Here only" (a page plays the queue itself): the outputs that sound in the room go silent,
+    /// their clocks running; a stream listeners open keeps streaming. A lone device (no group) has no such part:
     /// the caller mutes it (`silencesDevices` is false).
     public func silenceDevices(_ silent: Bool) {
         (output as? OutputGroup)?.silenceDevices(silent)

@@ -48,6 +48,7 @@ extension HTTPStreamOutput {
     private func pumpLocked(now: UInt64) -> UInt64? {
         let listening = clients.contains { $0.serving }
         if !paused, let source, source.hasFeed {
+            drySince = nil
             let wanted = min(clock.framesWanted(at: now), scratchFrames)
             if wanted > 0 {
                 let frames = source.pull(into: scratch, frames: wanted)
@@ -67,6 +68,17 @@ extension HTTPStreamOutput {
             return source.hasFeed || !listening ? nil : now
         }
         guard listening else { return nil }
+        // Following another output's clock, the frames come in copies between its pulls, and the
+        // queue may be empty for a moment mid-track: silence only after the output's latency with
+        // nothing (a stop), at once when paused, so a track is never cut by gaps.
+        if !paused {
+            let since = drySince ?? now
+            drySince = since
+            let silenceFrom = since + UInt64(plan.latencyMs) * 1_000_000
+            if now < silenceFrom { return silenceFrom }
+        } else {
+            drySince = nil
+        }
         let wanted = min(clock.framesWanted(at: now), scratchFrames)
         if wanted > 0 {
             encoder.encode(nil, frames: wanted)

@@ -57,6 +57,8 @@ public final class HTTPStreamOutput: AudioOutput, @unchecked Sendable {
     var clients: [StreamClient] = []
     var volumePercent = 100
     var muted = false
+    /// Since when the source had nothing while not paused (nil: it has): silence waits `plan.latencyMs`.
+    var drySince: UInt64?
     /// The gain the last frames were encoded with (a change ramps from it).
     var appliedGain: Float = 1
     /// The ICY block for the current title, and its version (bumped on every change).

@@ -31,6 +31,7 @@ const here = {
   lastReport: 0,
   other: false,            // another device plays here now
   stall: { time: -1, ticks: 0 },   // the element's time at previewd's last position ticks
+  claimedAt: -Infinity,    // when the page last claimed (performance.now()): an older release's event is not for it
 };
 
 /** The media session's actions, one table (the lock screen, a headset, a car, a watch). A test calls
@@ -88,6 +89,7 @@ function start() {
 }
 
 function claim() {
+  here.claimedAt = performance.now();
   request('playhere', { page, on: true, hereOnly: here.hereOnly }).then(() => {}, (error) => {
     showError(error);
     if (error && error.code !== 'offline-link') stop(false);
@@ -213,6 +215,8 @@ function paused() {
 function failed() {
   if (!here.on || here.itemId === null) return;
   if (!link.wsOpen || !link.daemonUp) return;   // previewd-web or previewd away: asked again when back
+  const waiting = playback.status && playback.status.waiting;
+  if (waiting && waiting.id === here.itemId) return;   // previewd waits for the network (the banner says so): no skip
   toast('This track has no playable preview here; skipping it');
   request('playhere', { page, ended: here.itemId }).catch(() => {});
 }
@@ -306,6 +310,12 @@ on('seeked', (e) => {
 on('position', () => { if (playback.status) unstick(playback.status); });
 on('playhere', (e) => {
   if (here.on && e.playHere && e.playHere.page !== page) otherDevice();
+  // previewd let the claim go (the page said nothing for longer than a track while it played): the
+  // box's outputs sound again; the page says so rather than play beside them.
+  else if (here.on && !e.playHere && performance.now() - here.claimedAt > 2000) {
+    stop(false);
+    toast('Playing on the speakers again');
+  }
 });
 // previewd-web or previewd back: the page claims again (a previewd that started anew knows no page);
 // the element went on meanwhile with what it had.
