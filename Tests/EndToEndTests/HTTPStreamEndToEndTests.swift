@@ -148,7 +148,7 @@ final class HTTPStreamEndToEndTests: DaemonTestCase {   // Sanitizer pass: skipp
         XCTAssertTrue(HTTPStreamSettings.isUsableSecret(secret), secret)
         let mode = try XCTUnwrap(FileManager.default.attributesOfItem(atPath: secretFile)[.posixPermissions] as? Int)
         XCTAssertEqual(mode & 0o777, 0o600)
-        XCTAssertTrue(daemon.log.contains(":\(port)/\(secret)/previewd.mp3"), daemon.log)
+        try waitFor("the secret URL in the log") { self.daemon.log.contains(":\(self.port)/\(secret)/previewd.mp3") }
 
         let plain = try StreamListenerClient(port: port, path: "/previewd.mp3")
         XCTAssertEqual(plain.readHead(), 404, "a LAN address without the secret")
