@@ -51,6 +51,7 @@ final class ControlVerbTests: XCTestCase {
             "search", "lookup", "top", "more", "add", "play", "pause", "resume", "toggle", "stop", "next", "prev",
             "seek", "volume", "mute", "repeat", "shuffle", "single", "consume", "status", "queue", "clear", "remove",
             "move", "share", "info", "mark", "unmark", "save", "load", "lists", "history", "visible", "radio", "playhere",
+            "output",   // the page lists the outputs and switches each (issue 54)
         ], "\(web)")
     }
 
