@@ -332,3 +332,13 @@ class PageCase(unittest.TestCase):
         self.wait(lambda: self.el("#player").is_displayed() and self.text_of(self.el("#title")) == title, f"the player to show {title}")
         self.expect_tone(TONE[BY_TITLE[title]["trackId"]], mark, f"tapping {title}")
 
+
+def sized_cases(base, namespace):
+    """Adds to `namespace` (a test module's globals) the four classes a browser suite runs: `base` in
+    Chromium and WebKitGTK, at a phone's 390×844 and a desktop's 1280×800 (Phone390x844,
+    Desktop1280x800, WebKitPhone390x844, WebKitDesktop1280x800)."""
+    for engine, prefix in (("chromium", ""), ("webkit", "WebKit")):
+        for kind, (width, height) in (("Phone", (390, 844)), ("Desktop", (1280, 800))):
+            name = f"{prefix}{kind}{width}x{height}"
+            namespace[name] = type(name, (base,), {"WIDTH": width, "HEIGHT": height, "ENGINE": engine,
+                                                   "__module__": namespace["__name__"]})

@@ -19,7 +19,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import browser_rig  # noqa: E402
-from page_case import BY_TITLE, CATALOG, PUBLIC, TONE, PageCase, matching  # noqa: E402,F401
+from page_case import BY_TITLE, CATALOG, PUBLIC, TONE, PageCase, matching, sized_cases  # noqa: E402,F401
 
 try:
     from selenium.common.exceptions import JavascriptException, TimeoutException
@@ -528,24 +528,7 @@ class PageTestCase(PageCase):
         self.assertEqual(small, [], "touch targets must be at least 44 px")
 
 
-class Phone390x844(PageTestCase):
-    WIDTH, HEIGHT = 390, 844
-
-
-class Desktop1280x800(PageTestCase):
-    WIDTH, HEIGHT = 1280, 800
-
-
-class WebKitPhone390x844(PageTestCase):
-    WIDTH, HEIGHT = 390, 844
-    ENGINE = "webkit"
-
-
-class WebKitDesktop1280x800(PageTestCase):
-    WIDTH, HEIGHT = 1280, 800
-    ENGINE = "webkit"
-
-
+sized_cases(PageTestCase, globals())
 del PageTestCase   # only the sized classes run
 
 if __name__ == "__main__":

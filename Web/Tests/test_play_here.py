@@ -13,7 +13,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import browser_rig  # noqa: E402
-from page_case import TONE, PageCase  # noqa: E402
+from page_case import TONE, PageCase, sized_cases  # noqa: E402
 
 PAGE_SINK = "previewd_web_page"
 
@@ -127,24 +127,7 @@ class PlayHereCase(PageCase):
         self.assertGreaterEqual(self.rig.status()["positionMs"], reached - 300, "the box goes on from where the page was")
 
 
-class Phone390x844(PlayHereCase):
-    WIDTH, HEIGHT = 390, 844
-
-
-class Desktop1280x800(PlayHereCase):
-    WIDTH, HEIGHT = 1280, 800
-
-
-class WebKitPhone390x844(PlayHereCase):
-    WIDTH, HEIGHT = 390, 844
-    ENGINE = "webkit"
-
-
-class WebKitDesktop1280x800(PlayHereCase):
-    WIDTH, HEIGHT = 1280, 800
-    ENGINE = "webkit"
-
-
+sized_cases(PlayHereCase, globals())
 del PlayHereCase   # only the sized classes run
 
 if __name__ == "__main__":
