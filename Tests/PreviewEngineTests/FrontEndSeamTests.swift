@@ -123,7 +123,7 @@ final class FrontEndSeamTests: StandInTestCase {
         try await eventuallyAsync(timeout: 30) { () async throws -> Bool in headsHeld(try await recorder.perform(.memory)) >= 4 }
         let url = try XCTUnwrap(report.results[1].previewUrl)
         let file = try Data(contentsOf: server.previewsDirectory.appendingPathComponent(try XCTUnwrap(URL(string: url)).lastPathComponent))
-        server.setFault(.throttle(bytesPerSecond: 8 << 10), forPathPrefix: String(url.dropFirst(server.baseURL.count)))
+        server.setFault(.throttle(bytesPerSecond: 16 << 10), forPathPrefix: String(url.dropFirst(server.baseURL.count)))
         guard case .added(let added) = try await recorder.perform(.add(.tracks(report.results), Enqueue(play: false))) else {
             return XCTFail("add answered otherwise")
         }
