@@ -112,6 +112,37 @@ final class FrontEndSeamTests: StandInTestCase {
         XCTAssertTrue(heads.isWithinBounds, "\(heads)")
     }
 
+    /// previewd-web's audio path (`audio`, Play here) answers from a held head at once, with the
+    /// preview's whole size, and the rest chunk by chunk as the widened download brings it (slowed
+    /// here), not after the whole is in; every byte as the stand-in serves it.
+    func testTheAudioPathAnswersFromAHeadBeforeTheWholeIsIn() async throws {
+        let recorder = engine.add { RecordingFrontEnd(engine: $0) }
+        try startEngine()
+        let look = try await recorder.perform(.search(CatalogQuery(term: "sine waves", limit: 7), Enqueue(queue: false)))
+        guard case .catalog(let report) = look else { return XCTFail("search answered \(look)") }
+        try await eventuallyAsync(timeout: 30) { () async throws -> Bool in headsHeld(try await recorder.perform(.memory)) >= 4 }
+        let url = try XCTUnwrap(report.results[1].previewUrl)
+        let file = try Data(contentsOf: server.previewsDirectory.appendingPathComponent(try XCTUnwrap(URL(string: url)).lastPathComponent))
+        server.setFault(.throttle(bytesPerSecond: 16 << 10), forPathPrefix: String(url.dropFirst(server.baseURL.count)))
+        guard case .added(let added) = try await recorder.perform(.add(.tracks(report.results), Enqueue(play: false))) else {
+            return XCTFail("add answered otherwise")
+        }
+        var got: [UInt8] = [], firstCount: Int?
+        repeat {
+            guard case .audioFile(let chunk) = try await recorder.perform(.audioFile(item: added.ids[1], offset: got.count)) else {
+                return XCTFail("audio answered otherwise")
+            }
+            XCTAssertEqual(chunk.size, file.count, "every answer knows the whole size")
+            XCTAssertEqual(chunk.offset, got.count)
+            XCTAssertFalse(chunk.data.isEmpty, "an answer before the end carries bytes")
+            firstCount = firstCount ?? chunk.data.count
+            got += chunk.data
+        } while got.count < file.count && !Task.isCancelled
+        XCTAssertLessThan(try XCTUnwrap(firstCount), min(ArtworkFileReport.maxChunk, file.count),
+                          "the first answer is what was held (the head), not a chunk of the whole preview")
+        XCTAssertEqual(got, [UInt8](file))
+    }
+
     /// The heads a `memory` answer says are held with their range in.
     private func headsHeld(_ result: ControlResult) -> Int {
         guard case .memory(let report) = result, let heads = report.stores.first(where: { $0.name == "heads" }) else { return 0 }

@@ -35,6 +35,9 @@ public final class PreviewBytes: @unchecked Sendable {   // raw storage and stat
     /// instead of waiting, so a head's decoder never waits for bytes nobody fetches.
     private var held = false                             // protected by condition
     private var holdObservers: [@Sendable () -> Void] = []       // protected by condition
+    /// Waiters for the bytes at an offset (`onArrival`), by token.
+    private var arrivalObservers: [Int: (offset: Int, body: @Sendable () -> Void)] = [:]   // protected by condition
+    private var nextArrivalToken = 0                     // protected by condition
 
     /// An empty buffer that refuses to grow past `limit` bytes.
     public init(limit: Int = 16 << 20, initialCapacity: Int = 256 << 10) {
@@ -49,7 +52,7 @@ public final class PreviewBytes: @unchecked Sendable {   // raw storage and stat
     /// Records the length the server announced; allocates it at once unless `reserve` is false (a
     /// head: only its first bytes come for now). Fails the buffer if over `limit`.
     public func expect(length: Int?, reserve: Bool = true) {
-        defer { notifyIfEnded() }
+        defer { notifyObservers() }
         condition.lock(); defer { condition.unlock() }
         guard let length, length >= 0 else { return }
         guard length <= limit else { failLocked(.tooLarge(limit: limit)); return }
@@ -61,7 +64,7 @@ public final class PreviewBytes: @unchecked Sendable {   // raw storage and stat
     /// buffer was already failed or cancelled: the download should stop.
     @discardableResult
     public func append(_ piece: UnsafeRawBufferPointer) -> Bool {
-        defer { notifyIfEnded() }
+        defer { notifyObservers() }
         condition.lock(); defer { condition.unlock() }
         guard failure == nil, !complete else { return false }
         guard count + piece.count <= limit else { failLocked(.tooLarge(limit: limit)); return false }
@@ -81,7 +84,7 @@ public final class PreviewBytes: @unchecked Sendable {   // raw storage and stat
 
     /// Marks the body complete; fails it as truncated when fewer bytes came than announced.
     public func finish() {
-        defer { notifyIfEnded() }
+        defer { notifyObservers() }
         condition.lock(); defer { condition.unlock() }
         guard failure == nil else { return }
         if let expected = expectedLength, count < expected {
@@ -144,14 +147,70 @@ public final class PreviewBytes: @unchecked Sendable {   // raw storage and stat
         body(ended)
     }
 
-    /// Tells the end observers, once the body has ended; outside the lock, as they may read the bytes.
-    private func notifyIfEnded() {
+    /// Tells the arrival waiters whose bytes came, and the end observers once the body has ended;
+    /// outside the lock, as they may read the bytes.
+    private func notifyObservers() {
         condition.lock()
-        guard complete || failure != nil, !endObservers.isEmpty else { condition.unlock(); return }
-        let (observers, ended) = (endObservers, complete)
-        endObservers = []
+        let ready = arrivalObservers.filter { answerableLocked(at: $0.value.offset) }
+        ready.keys.forEach { arrivalObservers.removeValue(forKey: $0) }
+        let (ended, wasComplete) = (complete || failure != nil, complete)
+        let observers = ended ? endObservers : []
+        if ended { endObservers = [] }
         condition.unlock()
-        observers.forEach { $0(ended) }
+        ready.values.forEach { $0.body() }
+        observers.forEach { $0(wasComplete) }
+    }
+
+    // MARK: Waiting for bytes without a thread (previewd-web's audio path)
+
+    /// True when the bytes at `offset` can be answered with the body's total size: some have arrived
+    /// and the length is known (or `offset` is at or past it), or the body has ended.
+    private func answerableLocked(at offset: Int) -> Bool {
+        if complete || failure != nil { return true }
+        guard let expectedLength else { return false }   // no total yet: wait for the whole (or the length)
+        return offset < count || offset >= expectedLength
+    }
+
+    /// Calls `body` once, outside any lock, when the bytes at `offset` can be answered (see
+    /// `answerable(at:)`); at once (returning nil) if they can now. Else returns a token for
+    /// `cancelArrival`.
+    public func onArrival(at offset: Int, _ body: @escaping @Sendable () -> Void) -> Int? {
+        condition.lock()
+        guard !answerableLocked(at: offset) else { condition.unlock(); body(); return nil }
+        nextArrivalToken += 1
+        arrivalObservers[nextArrivalToken] = (offset, body)
+        condition.unlock()
+        return nextArrivalToken
+    }
+
+    /// Forgets the arrival waiter `token` and calls its body now, if it was still waiting.
+    public func cancelArrival(_ token: Int) {
+        condition.lock()
+        let body = arrivalObservers.removeValue(forKey: token)?.body
+        condition.unlock()
+        body?()
+    }
+
+    /// Waits, with no thread blocked, until the bytes at `offset` can be answered: some have
+    /// arrived and the total length is known, or the body has ended (complete, failed, cancelled).
+    /// Bounded by the download (its deadline fails it); the task's cancellation ends the wait.
+    public func arrival(at offset: Int) async {
+        let wait = Locked<(token: Int?, cancelled: Bool)>((nil, false))
+        await withTaskCancellationHandler {
+            await withCheckedContinuation { (arrived: CheckedContinuation<Void, Never>) in
+                let token = onArrival(at: offset) { arrived.resume() }
+                // Cancelled while the waiter was being set up: end it now.
+                if let token, wait.withLock({ $0.token = token; return $0.cancelled }) { cancelArrival(token) }
+            }
+        } onCancel: {
+            if let token = wait.withLock({ $0.cancelled = true; return $0.token }) { cancelArrival(token) }
+        }
+    }
+
+    /// True when the bytes at `offset` can be answered now (see `arrival(at:)`).
+    public func answerable(at offset: Int) -> Bool {
+        condition.lock(); defer { condition.unlock() }
+        return answerableLocked(at: offset)
     }
 
     /// A copy of every byte received so far (the disk cache stores complete previews with it).
@@ -162,7 +221,7 @@ public final class PreviewBytes: @unchecked Sendable {   // raw storage and stat
 
     /// Fails the buffer: pending and later reads return `error`.
     public func fail(_ error: FetchError) {
-        defer { notifyIfEnded() }
+        defer { notifyObservers() }
         condition.lock(); defer { condition.unlock() }
         failLocked(error)
     }
@@ -170,7 +229,7 @@ public final class PreviewBytes: @unchecked Sendable {   // raw storage and stat
     /// Cancels the buffer: reads blocked now or later return `.cancelled` at once. A complete
     /// buffer stays readable: its bytes are all there.
     public func cancel() {
-        defer { notifyIfEnded() }
+        defer { notifyObservers() }
         condition.lock(); defer { condition.unlock() }
         guard !complete else { return }
         failLocked(.cancelled)

@@ -118,23 +118,24 @@ extension Player {
     }
 
     /// A chunk of queue item `item`'s preview, from `offset`, for previewd-web's audio path: from the
-    /// download previewd holds (played, prefetched, a head), else the disk cache, else fetched now
-    /// under the same address rules as every preview. It waits until the whole preview is in (a
-    /// preview is small, and one previewd holds is whole already), so every answer knows the size.
+    /// download previewd holds (played, prefetched, a head — widened to the whole), else the disk
+    /// cache, else fetched now under the same address rules as every preview. Answered as soon as
+    /// bytes at `offset` are held and the preview's total size is known (a head's Content-Range
+    /// total, a download's Content-Length): up to a chunk of what is there, with that size. Only
+    /// where no total is known yet does it wait for the whole preview (or the length).
     func audioFile(item: Int, offset: Int) async throws -> ArtworkFileReport {
         guard let queued = core.queue[id: item] else { throw ControlError(.rejected, "no queue item \(item) (removed, or consumed)") }
         guard let url = queued.track.previewUrl else { throw ControlError(.rejected, "queue item \(item) has no preview") }
         heardFromPage()
         let download = heldDownload(url)
         let bytes = download.bytes
-        if !bytes.isComplete, bytes.error == nil {
-            if downloads[url] === download { download.widen() }   // a head: the page needs the whole preview
-            await withCheckedContinuation { (ended: CheckedContinuation<Void, Never>) in bytes.onEnd { _ in ended.resume() } }
-        }
+        if !bytes.isComplete, bytes.error == nil, downloads[url] === download { download.widen() }   // a head: the page plays it all
+        await bytes.arrival(at: offset)   // bounded by the download's deadline; a cancelled request stops waiting
+        if Task.isCancelled { throw ControlError(.offline, "the audio request was cancelled") }
         if let error = bytes.error { throw ControlError(.offline, "the preview could not be fetched: \(error)") }
-        let size = bytes.receivedCount
+        guard let size = bytes.knownLength else { throw ControlError(.internal, "the preview's size is unknown") }
         guard offset <= size else { throw ControlError(.badArgument, "offset \(offset) is past the preview's end (\(size) bytes)") }
-        var chunk = [UInt8](repeating: 0, count: min(ArtworkFileReport.maxChunk, size - offset))
+        var chunk = [UInt8](repeating: 0, count: max(0, min(ArtworkFileReport.maxChunk, bytes.receivedCount - offset, size - offset)))
         if !chunk.isEmpty {
             _ = chunk.withUnsafeMutableBytes { buffer in bytes.read(into: buffer.baseAddress!, at: offset, maxLength: buffer.count) }
         }
