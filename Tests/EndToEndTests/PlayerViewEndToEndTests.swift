@@ -72,7 +72,11 @@ final class PlayerViewEndToEndTests: SharedServerTestCase {
         XCTAssertEqual(try status().queueLength, 2, "R replaced the queue")
 
         pane.resize(columns: 50, rows: 15)
-        let small = try XCTUnwrap(pane.waitFor { $0.split(separator: "\n", omittingEmptySubsequences: false).count <= 16 && $0.contains("Brief") })
+        // The whole redraw at the new size, its key line last (a capture may come mid-redraw).
+        let small = try XCTUnwrap(pane.waitFor { screen in
+            let lines = screen.split(separator: "\n", omittingEmptySubsequences: false)
+            return lines.count <= 16 && screen.contains("Brief") && lines.contains { $0.hasPrefix("space play/pause") }
+        }, "the player at 50×15: \(pane.capture())")
         let rows = small.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
         XCTAssertTrue(rows.allSatisfy { $0.count <= 50 }, small)
         XCTAssertTrue(rows.contains { $0.hasPrefix("space play/pause") }, "the key line at the bottom: \(small)")
