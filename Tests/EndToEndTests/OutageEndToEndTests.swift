@@ -9,7 +9,7 @@ import XCTest
 /// the track the outage reached (no track marked failed, "waiting for the network" in status and
 /// MPD's status), and that track and the next are heard once the servers answer, with no command.
 /// A track that failed for good plays when asked for by number.
-final class OutageEndToEndTests: DaemonTestCase {
+final class OutageEndToEndTests: DaemonTestCase {   // Sanitizer pass: skipped, real time only (its time is the outage's; NetworkHoldTests, PlayerCoreHoldTests run the hold in-process)
     func testPlaybackHoldsThroughAnOutageAndGoesOnWhenTheServersAnswer() throws {
         // No heads: only what the window prefetches is held, as in the run.
         let (mpdSocket, _) = try startServingMPD(["--prefetch-heads", "0"])

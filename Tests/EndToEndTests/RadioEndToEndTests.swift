@@ -7,7 +7,7 @@ import XCTest
 /// Radio as heard: with it off, a queue that ends asks the catalog nothing more and fetches no
 /// other preview (the stand-in's request log); with it on, the last track joins the first radio
 /// track without a gap on the null sink's monitor, and the track says why it came.
-final class RadioEndToEndTests: SharedServerTestCase {
+final class RadioEndToEndTests: SharedServerTestCase {   // Sanitizer pass: skipped, heard only (RadioTests run the picker in-process; CatalogEndToEndTests the chart and lookups)
     /// The stand-in's catalog requests (not previews or artwork), in order.
     private var catalogRequests: [String] {
         standIn.requestLog.filter { $0.contains("/lookup") || $0.contains("/search") || $0.contains("/rss/") || $0.contains("/api/v2/") }

@@ -75,7 +75,7 @@ final class StateEndToEndTests: DaemonTestCase {
         XCTAssertEqual(folderMode, 0o700)
     }
 
-    /// 50 rounds of edits, each ended by a kill -9 at a random moment: every restart loads, and
+    /// 30 rounds of edits, each ended by a kill -9 at a random moment: every restart loads, and
     /// what it gives back is a queue that existed within about a second before the kill: never a
     /// mixture of two, never empty when it was not.
     func testAKillAtAnyMomentLeavesAQueueThatExistedJustBefore() throws {
@@ -87,7 +87,7 @@ final class StateEndToEndTests: DaemonTestCase {
         func queueNow() throws -> [Int] {
             trackIds(try JSONDecoder().decode(ControlResponseOf<QueueReport>.self, from: Data(try daemon.request(#"{"cmd":"queue"}"#).utf8)).result)
         }
-        for round in 0..<50 {
+        for round in 0..<30 {
             var seen: [(at: Date, queue: [Int])] = [(Date(), try queueNow())]
             let end = Date(timeIntervalSinceNow: Double.random(in: 0.05...1.5, using: &random))
             while Date() < end {
