@@ -12,8 +12,14 @@
 // it is when it wakes). At most two tracks are buffered: what has played is removed at each crossing.
 import { Mp4Error, initSegment, mediaSegment, moovRange, readTrack, samplesWithin } from './mp4.js';
 
+/** The item's audio could not be had at all (previewd-web answered an error, or no answer): unlike a
+ *  preview the page cannot rewrite (Mp4Error) or append, an element would fare no better. */
+export class AudioMissing extends Error {}
+
 const Source = typeof MediaSource === 'function' ? MediaSource
   : typeof ManagedMediaSource === 'function' ? ManagedMediaSource : null;   // eslint-disable-line no-undef
+/** A preview is ~1 MB (30 s of AAC); anything far larger is not held in the page twice over. */
+const MAX_BYTES = 32 << 20;
 /** The time the crossing timer allows for a track's last frame (its own end is rarely a whole frame). */
 const END_SLACK = 0.05;
 
@@ -24,8 +30,9 @@ export function gaplessSupported() {
 
 /** One media element, a Media Source behind it, and the tracks appended to it.
  *  `hooks`: crossed(fromId, toId) at a track's end into the next one appended; ended(id) at the end
- *  of the last one appended; failed(id, error) for a track that could not be had or rewritten (an
- *  Mp4Error: the page plays it in an element instead); time() at the element's every time change. */
+ *  of the last one appended; failed(id, error) for a track that could not be had (AudioMissing) or
+ *  not rewritten or appended (anything else: the page plays it in an element instead); time() at the
+ *  element's every time change. */
 export class Gapless {
   constructor(hooks) {
     this.hooks = hooks;
@@ -174,14 +181,16 @@ export class Gapless {
   async load(segment, first) {
     const { signal } = segment.abort;
     try {
-      const answer = await fetch(`/audio/item/${segment.id}`, { signal, credentials: 'same-origin' });
-      if (!answer.ok) throw new Error(`HTTP ${answer.status}`);
+      const answer = await fetch(`/audio/item/${segment.id}`, { signal, credentials: 'same-origin' })
+        .catch((e) => { throw signal.aborted ? e : new AudioMissing(String(e)); });
+      if (!answer.ok) throw new AudioMissing(`HTTP ${answer.status}`);
       const size = Number(answer.headers.get('Content-Length')) || 0;
-      let bytes = new Uint8Array(size || 1 << 20), length = 0, track = null, sent = 0, sequence = 1;
+      let bytes = new Uint8Array(Math.min(size, MAX_BYTES) || 1 << 20), length = 0, track = null, sent = 0, sequence = 1;
       const reader = answer.body.getReader();
       for (;;) {
-        const { done, value } = await reader.read();
+        const { done, value } = await reader.read().catch((e) => { throw signal.aborted ? e : new AudioMissing(String(e)); });
         if (value) {
+          if (length + value.length > MAX_BYTES) throw new Mp4Error('larger than a preview');
           if (length + value.length > bytes.length) {
             const grown = new Uint8Array(Math.max(bytes.length * 2, length + value.length));
             grown.set(bytes.subarray(0, length));
@@ -217,7 +226,10 @@ export class Gapless {
       if (signal.aborted) return;
       const i = this.segments.indexOf(segment);
       if (i >= 0) this.segments.splice(i);   // nothing after a track that failed: the element stops at its end
-      if (this.pending === segment) this.pending = null;
+      if (this.pending === segment) {   // what played before is a track previewd has left: silence
+        this.pending = null;
+        this.idle();
+      }
       this.hooks.failed(segment.id, error);
       this.tick();   // the track before it may be at its end already
     }

@@ -37,7 +37,13 @@ function boxes(b, start, end) {
   return found;
 }
 
-const child = (b, box, type, skip = 0) => boxes(b, box.body + skip, box.end).find((c) => c.type === type);
+/** The first box of `type` inside `box` (after `skip` bytes of its own fields); a box that runs past
+ *  its parent's end is a damaged file. */
+function child(b, box, type, skip = 0) {
+  const inside = boxes(b, box.body + skip, box.end);
+  if (inside.some((c) => c.end > box.end)) fail(`a box past the end of ${box.type}`);
+  return inside.find((c) => c.type === type);
+}
 
 function path(b, box, ...types) {
   let at = box;
@@ -114,30 +120,40 @@ function aacCodec(b, entry) {
 function sampleTable(b, stbl) {
   const stsz = child(b, stbl, 'stsz') || fail('no stsz');
   const count = u32(b, stsz.body + 8), fixed = u32(b, stsz.body + 4);
+  // Every count is checked against its box's size (and a sample holds a byte at least): a damaged
+  // table is refused, never read past or looped over for billions of entries.
+  if (count > b.length || (!fixed && stsz.body + 12 + 4 * count > stsz.end)) fail('stsz larger than its box');
   const size = new Uint32Array(count), duration = new Uint32Array(count), offset = new Float64Array(count);
   for (let i = 0; i < count; i++) size[i] = fixed || u32(b, stsz.body + 12 + 4 * i);
   const stts = child(b, stbl, 'stts') || fail('no stts');
   let i = 0;
-  for (let e = 0, n = u32(b, stts.body + 4); e < n; e++) {
+  const entries = (box, at, width) => {
+    const n = u32(b, box.body + at);
+    if (box.body + at + 4 + n * width > box.end) fail(`${box.type} larger than its box`);
+    return n;
+  };
+  for (let e = 0, n = entries(stts, 4, 8); e < n; e++) {
     const runs = u32(b, stts.body + 8 + 8 * e), delta = u32(b, stts.body + 12 + 8 * e);
     for (let k = 0; k < runs && i < count; k++) duration[i++] = delta;
   }
   if (i < count) fail('stts shorter than stsz');
   const stco = child(b, stbl, 'stco'), co64 = child(b, stbl, 'co64');
-  const chunks = stco ? u32(b, stco.body + 4) : co64 ? u32(b, co64.body + 4) : fail('no chunk offsets');
+  const chunks = stco ? entries(stco, 4, 4) : co64 ? entries(co64, 4, 8) : fail('no chunk offsets');
   const chunkAt = (c) => (stco ? u32(b, stco.body + 8 + 4 * c) : u64(b, co64.body + 8 + 8 * c));
   const stsc = child(b, stbl, 'stsc') || fail('no stsc');
-  const runs = u32(b, stsc.body + 4);
+  const runs = entries(stsc, 4, 12);
   i = 0;
   for (let r = 0; r < runs; r++) {
     const first = u32(b, stsc.body + 8 + 12 * r) - 1, perChunk = u32(b, stsc.body + 12 + 12 * r);
-    const last = r + 1 < runs ? u32(b, stsc.body + 8 + 12 * (r + 1)) - 1 : chunks;
+    const last = Math.min(chunks, r + 1 < runs ? u32(b, stsc.body + 8 + 12 * (r + 1)) - 1 : chunks);
     for (let c = first; c < last && i < count; c++) {
+      if (perChunk === 0) fail('an empty chunk run');
       let at = chunkAt(c);
       for (let k = 0; k < perChunk && i < count; k++) { offset[i] = at; at += size[i++]; }
     }
   }
   if (i < count) fail('chunks hold fewer samples than stsz');
+  if (count && offset[count - 1] + size[count - 1] > 2 ** 32) fail('samples past any preview\'s size');
   let total = 0;
   for (const d of duration) total += d;
   return { count, size, duration, offset, total };
@@ -161,7 +177,7 @@ function trims(b, movie, trak, movieScale, timescale, total) {
   const elst = path(b, trak, 'edts', 'elst');
   if (elst) {
     const wide = b[elst.body] === 1;
-    for (let e = 0, n = u32(b, elst.body + 4); e < n; e++) {
+    for (let e = 0, n = Math.min(u32(b, elst.body + 4), (elst.end - elst.body - 8) / (wide ? 20 : 12)); e < n; e++) {
       const at = elst.body + 8 + e * (wide ? 20 : 12);
       const length = wide ? u64(b, at) : u32(b, at);
       const start = wide ? u64(b, at + 8) : u32(b, at + 4);

@@ -14,8 +14,7 @@
 import { $ } from './dom.js';
 import { on } from './events.js';
 import { text } from './format.js';
-import { Gapless, gaplessSupported } from './gapless.js';
-import { Mp4Error } from './mp4.js';
+import { AudioMissing, Gapless, gaplessSupported } from './gapless.js';
 import { link, request, watchLink } from './link.js';
 import { watchStatus } from './remote.js';
 import { transport } from './player.js';
@@ -251,11 +250,11 @@ function crossed(fromId, toId) {
   report(true);
 }
 
-/** The Media Source player could not have a track: one it cannot rewrite (not AAC, a damaged file)
- *  plays through the element path; one with no audio at all is a failure as in an element. */
+/** The Media Source player could not have a track: one with no audio at all is a failure as in an
+ *  element; one it cannot rewrite or append (not AAC, a damaged file) plays through the element path. */
 function gaplessFailed(id, error) {
-  if (error instanceof Mp4Error) {
-    console.warn(`previewd: item ${id} plays without gapless join (${error.message})`);
+  if (!(error instanceof AudioMissing)) {
+    console.warn(`previewd: item ${id} plays without the gapless join (${error && error.message})`);
     here.unfit.add(id);
     if (here.on && id === here.itemId && playback.status && playback.status.id === id) {
       here.itemId = null;
