@@ -97,7 +97,11 @@ export class Gapless {
     for (const s of this.segments) s.abort.abort();
     if (this.pending) this.pending.abort.abort();
     const last = this.segments[this.segments.length - 1];
-    const start = Math.ceil(Math.max(last && isFinite(last.end) ? last.end : 0, this.element.currentTime)) + 1;
+    // Nothing on the timeline (previewd was stopped): the track is put where the element waits, so it
+    // plays on without a seek (its first 10 ms fall before that time). Else after everything there.
+    const idle = !this.pending && !last && !this.element.paused;
+    const start = idle ? Math.max(0, this.element.currentTime - 0.01)
+      : Math.ceil(Math.max(last && isFinite(last.end) ? last.end : 0, this.element.currentTime)) + 1;
     const segment = this.segment(id, start);
     segment.at = Math.max(0, at || 0);
     this.pending = segment;
@@ -108,7 +112,8 @@ export class Gapless {
       const played = this.segments;
       this.segments = [segment];
       this.current = segment;
-      this.element.currentTime = segment.start + Math.min(segment.at, Math.max(0, segment.end - segment.start - END_SLACK));
+      const at = segment.start + Math.min(segment.at, Math.max(0, segment.end - segment.start - END_SLACK));
+      if (!idle || Math.abs(this.element.currentTime - at) > 0.05) this.element.currentTime = at;
       performance.mark('here-seek');
       if (played.length) this.remove(0, start - 0.1);
       if (segment.then !== undefined) this.ahead(segment.then);
@@ -184,6 +189,7 @@ export class Gapless {
       const answer = await fetch(`/audio/item/${segment.id}`, { signal, credentials: 'same-origin' })
         .catch((e) => { throw signal.aborted ? e : new AudioMissing(String(e)); });
       if (!answer.ok) throw new AudioMissing(`HTTP ${answer.status}`);
+      if (first) performance.mark('here-answer');   // scripts/bench-web: the tap's path
       const size = Number(answer.headers.get('Content-Length')) || 0;
       let bytes = new Uint8Array(Math.min(size, MAX_BYTES) || 1 << 20), length = 0, track = null, sent = 0, sequence = 1;
       const reader = answer.body.getReader();
@@ -204,6 +210,7 @@ export class Gapless {
           if (moov && moov.end <= length) {
             track = readTrack(bytes, moov);
             segment.end = segment.start + track.valid / track.timescale;
+            if (first) performance.mark('here-moov');
             await this.append(segment, track, initSegment(track), true);
             segment.settle.resolve();
           }
