@@ -10,7 +10,7 @@
 // current plays, so the element plays on into it without any script (a locked iPhone suspends the
 // page's JavaScript; the element keeps playing what was appended, and its time tells the page where
 // it is when it wakes). At most two tracks are buffered: what has played is removed at each crossing.
-import { Mp4Error, initSegment, mediaSegment, moovRange, readTrack, samplesWithin } from './mp4.js';
+import { Mp4Error, initSegment, mediaSegment, moovRange, readTrack, samplesWithin, warmInit } from './mp4.js';
 
 /** The item's audio could not be had at all (previewd-web answered an error, or no answer): unlike a
  *  preview the page cannot rewrite (Mp4Error) or append, an element would fare no better. */
@@ -50,6 +50,14 @@ export class Gapless {
     this.ops = Promise.resolve();   // the buffer's operations, one at a time
     this.timer = 0;
     for (const name of ['timeupdate', 'seeked', 'waiting', 'playing']) this.element.addEventListener(name, () => this.tick());
+    // The decoder and the output set up now (an AAC-LC init segment), not at the first tap.
+    this.run(async () => {
+      await this.opened;
+      if (this.buffer) return;
+      this.mime = 'audio/mp4; codecs="mp4a.40.2"';
+      this.buffer = this.source.addSourceBuffer(this.mime);
+      await this.done(() => this.buffer.appendBuffer(warmInit()));
+    }).catch(() => {});
   }
 
   /** The queue item the page hears now (the one jumped to, once jumped). */
