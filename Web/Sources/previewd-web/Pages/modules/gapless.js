@@ -91,7 +91,7 @@ export class Gapless {
    *  timeline holds, and the element seeks there once its first samples are in (until then it plays
    *  on what it had). What was appended before is removed then. */
   jump(id, at) {
-    const next = this.segments[this.segments.indexOf(this.current) + 1];
+    const next = this.current ? this.segments[this.segments.indexOf(this.current) + 1] : undefined;
     if (!this.pending && next && next.id === id && isFinite(next.end)) {
       // Already appended after the one heard (previewctl next, the media session's nexttrack): a seek.
       for (const s of this.segments.splice(this.segments.indexOf(next) + 1)) s.abort.abort();

@@ -145,7 +145,7 @@ function stop(tell) {
   if (tell) request('playhere', { page, on: false }).catch(() => {});
   here.on = false;
   for (const element of here.elements) { here.ownPause = true; element.pause(); element.removeAttribute('src'); element.load(); }
-  if (here.gapless) { here.ownPause = true; here.gapless.close(); here.gapless = null; }
+  if (here.gapless) { here.gapless.close(); here.gapless = null; }
   here.ownPause = false;
   here.itemId = here.preloadId = null;
   if ('mediaSession' in navigator) navigator.mediaSession.playbackState = 'none';
