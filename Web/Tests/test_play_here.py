@@ -172,6 +172,27 @@ class PlayHereCase(PageCase):
         self.wait(lambda: self.rig.status()["id"] == following, "previewd to follow the page's crossing")
         self.wait(lambda: self.page_item() == following, "the page to report the next item")
 
+    def test_a_preview_the_page_cannot_rewrite_plays_in_an_element(self):
+        """MP3 in MP4 (not AAC: mp4.js refuses it) plays through the element path while Play here is on,
+        and the track after it through Media Source again; nothing stalls."""
+        self.phone_size_only()
+        self.play_from_results("fifty", "C# Five Fifty")   # the queue: C# Five Fifty, Twelve Fifty (MP3), Loud Five Fifty
+        mark = self.page_recorder.count
+        self.tap(self.el("#play-here"))
+        self.heard_on_page(550, mark, "Play here on")
+        gapless = self.js("return previewd.playHere.gapless")
+        mark = self.page_recorder.count
+        self.assertEqual(self.rig.ctl("next").returncode, 0)
+        mp3 = self.rig.status()
+        self.assertEqual(mp3["track"]["trackId"], 5001)
+        self.heard_on_page(1250, mark, "the MP3 preview in the page")
+        self.wait(lambda: self.page_item() == mp3["id"], "the page to play the MP3 item")
+        self.assertFalse(self.js("return previewd.playHere.gapless"), "an element plays it")
+        mark = self.page_recorder.count
+        self.assertEqual(self.rig.ctl("next").returncode, 0)
+        self.heard_on_page(550, mark, "the AAC track after it")
+        self.assertEqual(self.js("return previewd.playHere.gapless"), gapless, "Media Source again where the engine has it")
+
     def test_the_page_rewrites_a_preview_as_ffprobe_reads_it(self):
         """mp4.js, in the browser, on the fixtures: AAC files become fragmented MP4 with every sample
         ffprobe counts in the original and the same length, priming read from the edit list; what is
