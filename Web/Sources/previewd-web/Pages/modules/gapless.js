@@ -235,7 +235,6 @@ export class Gapless {
       }
       if (!track) throw new Mp4Error('no moov');
       if (sent < track.count) throw new Mp4Error(`${track.count - sent} samples missing`);
-      performance.mark('here-appended');
     } catch (error) {
       segment.settle.reject(error);
       if (signal.aborted) return;
