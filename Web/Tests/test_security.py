@@ -54,16 +54,18 @@ class LoopbackTests(unittest.TestCase):
         self.assertIn(b"app.js", body)
         self.assertIn("default-src 'self'", headers["Content-Security-Policy"])
         self.assertIn("frame-ancestors 'none'", headers["Content-Security-Policy"])
+        self.assertIn("media-src 'self' blob:;", headers["Content-Security-Policy"], "Play here's Media Source, and nothing else")
         self.assertEqual(headers["X-Content-Type-Options"], "nosniff")
         self.assertEqual(headers["Referrer-Policy"], "no-referrer")
         self.assertFalse([k for k in headers.keys() if k.lower().startswith("access-control-")])
         # The page's script is native ES modules: each one must come as JavaScript, or it does not run.
-        modules = re.findall(r"from '\./modules/([a-z]+\.js)'", self.web.request("GET", "/app.js")[2].decode())
-        preloaded = re.findall(r'<link rel="modulepreload" href="/modules/([a-z]+\.js)">', body.decode())
+        modules = re.findall(r"from '\./modules/([a-z0-9]+\.js)'", self.web.request("GET", "/app.js")[2].decode())
+        preloaded = re.findall(r'<link rel="modulepreload" href="/modules/([a-z0-9]+\.js)">', body.decode())
         self.assertLessEqual(set(modules), set(preloaded), "every module app.js imports is asked for at once")
         modules = sorted(set(modules) | set(preloaded))
         self.assertIn("link.js", modules)
         self.assertIn("playhere.js", modules)
+        self.assertIn("mp4.js", modules)
         for path, kind in (("/app.js", "javascript"), ("/app.css", "text/css"), ("/manifest.webmanifest", "manifest"),
                            ("/icon.svg", "svg"), ("/icon-192.png", "png"), ("/icon-512.png", "png"),
                            *((f"/modules/{name}", "text/javascript") for name in modules)):

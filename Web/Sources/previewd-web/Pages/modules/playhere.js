@@ -4,13 +4,17 @@
 // keeps the clock (it reports where it is; previewd's position is that). Every message names its
 // queue item, so an end that comes late changes nothing.
 //
-// Two media elements: the one playing and the next track preloaded, swapped at the end so the join
-// is as close to gapless as an element allows. No Web Audio: an iPhone suspends a Web Audio graph
-// when it locks, silencing what goes through it, so the lock screen wins over even loudness there;
-// the track's gain is the element's `volume` (an attenuation only, which iOS ignores).
+// Where the engine has Media Source (gapless.js): ONE media element, each track appended to it right
+// after the one before (gapless, and a tap costs a fetch and an append, not an element's start). A
+// track the page cannot rewrite for it (not AAC: mp4.js), and every track in an engine without Media
+// Source, plays through two media elements instead: the one playing and the next track preloaded,
+// swapped at the end (a join of ~0.5 s in Chromium). No Web Audio: an iPhone suspends a Web Audio
+// graph when it locks, silencing what goes through it, so the lock screen wins over even loudness
+// there; the track's gain is the element's `volume` (an attenuation only, which iOS ignores).
 import { $ } from './dom.js';
 import { on } from './events.js';
 import { text } from './format.js';
+import { AudioMissing, Gapless, gaplessSupported } from './gapless.js';
 import { link, request, watchLink } from './link.js';
 import { watchStatus } from './remote.js';
 import { transport } from './player.js';
@@ -23,7 +27,10 @@ const page = Array.from(crypto.getRandomValues(new Uint8Array(12)), (b) => b.toS
 const here = {
   on: false,
   hereOnly: true,
-  elements: [],            // two <audio>: [playing, preloaded]
+  elements: [],            // two <audio>: [playing, preloaded] (the element path)
+  gapless: null,           // the Media Source player, where the engine has one (while Play here is on)
+  viaElement: false,       // the item heard plays through the element path (no Media Source, or not AAC)
+  unfit: new Set(),        // items mp4.js could not rewrite: they play through the element path
   itemId: null,            // the queue item the playing element holds
   preloadId: null,         // the queue item the other element holds
   pendingId: null,         // previewd moved on to the preloaded item while the page's track still ends
@@ -50,25 +57,35 @@ export const mediaActions = {
 export const probe = {
   get on() { return here.on; },
   get itemId() { return here.itemId; },
-  position: () => (here.elements.length ? Math.round(playing().currentTime * 1000) : 0),
+  position: () => Math.round(positionSec() * 1000),
+  get gapless() { return !!here.gapless && !here.viaElement; },
+  /** The items on the Media Source element's timeline whose length is known (appended or appending). */
+  get appended() { return here.gapless ? here.gapless.segments.filter((s) => isFinite(s.end)).map((s) => s.id) : []; },
 };
 
 const audioURL = (id) => `/audio/item/${id}`;
 const playing = () => here.elements[0];
 const preloaded = () => here.elements[1];
+const gapless = () => (here.gapless && !here.viaElement ? here.gapless : null);
+/** The element the listener hears now. */
+const sounding = () => (gapless() ? here.gapless.element : playing());
+/** Seconds into the item heard, and its length (the Media Source element's time spans tracks). */
+const positionSec = () => (gapless() ? here.gapless.position() : here.elements.length ? playing().currentTime : 0);
+const durationSec = () => (gapless() ? here.gapless.duration() : playing().duration);
 
 function makeElement() {
   const element = new Audio();
   element.preload = 'auto';
-  element.addEventListener('ended', () => { if (element === playing()) ended(); });
-  element.addEventListener('timeupdate', () => { if (element === playing()) report(false); });
+  const mine = () => element === playing() && !gapless();
+  element.addEventListener('ended', () => { if (mine()) ended(); });
+  element.addEventListener('timeupdate', () => { if (mine()) report(false); });
   element.addEventListener('playing', () => {
-    if (element !== playing()) return;
+    if (!mine()) return;
     performance.mark('here-playing');   // scripts/bench-web: tap → the element plays
     report(true);
   });
-  element.addEventListener('pause', () => { if (element === playing()) paused(); });
-  element.addEventListener('error', () => { if (element === playing()) failed(); });
+  element.addEventListener('pause', () => { if (mine()) paused(); });
+  element.addEventListener('error', () => { if (mine()) failed(); });
   return element;
 }
 
@@ -78,9 +95,35 @@ function toggle() {
   else start();
 }
 
+/** The Media Source player and its element's events, told to the same functions as an element's. */
+function makeGapless() {
+  const player = new Gapless({ crossed, ended: () => ended(), failed: gaplessFailed, time: () => report(false) });
+  const element = player.element;
+  const mine = () => here.gapless === player && !here.viaElement;
+  element.addEventListener('playing', () => { if (mine()) { performance.mark('here-playing'); report(true); } });
+  element.addEventListener('seeked', () => { if (mine() && !element.paused) { performance.mark('here-playing'); report(true); } });
+  element.addEventListener('pause', () => { if (mine()) paused(); });
+  element.addEventListener('error', () => {
+    if (here.gapless !== player) return;
+    // The Media Source itself failed (a decode error ends it): the element path from here on.
+    console.warn('previewd: Media Source playback failed; playing through media elements', element.error);
+    toast('Gapless playback failed here; playing track by track');
+    player.close();
+    here.gapless = null;
+    here.itemId = null;
+    follow(playback.status, false);
+  });
+  return player;
+}
+
 function start() {
   if (!here.elements.length) here.elements = [makeElement(), makeElement()];
+  if (!here.gapless && gaplessSupported()) here.gapless = makeGapless();
+  here.viaElement = false;
   here.on = true;
+  // The Media Source element is started inside this tap and kept started (silent while it has nothing
+  // to play): a later tap costs a fetch and an append, and iOS lets an element started once play on.
+  if (here.gapless) here.gapless.element.play().catch(() => {});
   here.other = false;
   // Started inside the tap, before any answer: a browser lets an element play only from a gesture.
   follow(playback.status, true);
@@ -102,6 +145,8 @@ function stop(tell) {
   if (tell) request('playhere', { page, on: false }).catch(() => {});
   here.on = false;
   for (const element of here.elements) { here.ownPause = true; element.pause(); element.removeAttribute('src'); element.load(); }
+  if (here.gapless) { here.gapless.close(); here.gapless = null; }
+  here.ownPause = false;
   here.itemId = here.preloadId = null;
   if ('mediaSession' in navigator) navigator.mediaSession.playbackState = 'none';
   render();
@@ -113,9 +158,23 @@ function follow(status, fromTap) {
   if (!here.on || !status) return;
   if (status.playHere && status.playHere.page !== page) { otherDevice(); return; }
   const id = typeof status.id === 'number' && status.track ? status.id : null;
-  if (id === null) {
-    if (!playing().paused) { here.ownPause = true; playing().pause(); }
+  if (id === null && gapless()) {
+    here.gapless.idle();   // nothing to hear: the element stays started, silent, for the next tap
     here.itemId = null;
+  } else if (id === null) {
+    if (!sounding().paused) { here.ownPause = true; sounding().pause(); }
+    here.itemId = null;
+  } else if (id !== here.itemId && gapless() && here.gapless.upcoming(id) && here.gapless.endsWithin(0.5)) {
+    // previewd's box ended its track a moment before the page: the element plays on into the next
+    // track, appended already, and the crossing tells previewd (`crossed`).
+    return;
+  } else if (id !== here.itemId && here.gapless && !here.unfit.has(id)) {
+    performance.mark('here-follow');   // scripts/bench-web: the tap's path
+    if (here.viaElement) { here.ownPause = true; playing().pause(); here.ownPause = false; here.viaElement = false; }
+    here.pendingId = null;
+    here.itemId = id;
+    here.gapless.jump(id, (status.positionMs || 0) > 300 ? status.positionMs / 1000 : 0);
+    describe(status);
   } else if (id !== here.itemId && id === here.pendingId) {
     // waiting for the page's own end (below)
   } else if (id !== here.itemId && id === here.preloadId && endsWithin(playing(), 0.5)) {
@@ -129,6 +188,11 @@ function follow(status, fromTap) {
     return;
   } else if (id !== here.itemId) {
     here.pendingId = null;
+    if (here.gapless && !here.viaElement) {
+      here.ownPause = true; here.gapless.element.pause(); here.ownPause = false;
+      here.viaElement = true;
+      here.preloadId = null;
+    }
     if (here.preloadId === id) {
       here.elements.reverse();
       here.preloadId = null;
@@ -145,20 +209,60 @@ function follow(status, fromTap) {
     describe(status);
   }
   const shouldPlay = status.state === 'playing' || status.state === 'loading' || (fromTap && status.state !== 'paused' && status.state !== 'stopped' && id !== null);
-  if (id !== null && shouldPlay && playing().paused) {
-    playing().play().catch((e) => { if (e && e.name === 'NotAllowedError') toast('Tap Play here again to let this page play'); });
-  } else if (id !== null && !shouldPlay && !playing().paused) {
+  if (id !== null && shouldPlay && sounding().paused) {
+    sounding().play().catch((e) => { if (e && e.name === 'NotAllowedError') toast('Tap Play here again to let this page play'); });
+  } else if (id !== null && !shouldPlay && !sounding().paused) {
     here.ownPause = true;
-    playing().pause();
+    sounding().pause();
   }
   const nextId = typeof status.nextId === 'number' ? status.nextId : null;
-  if (nextId !== null && nextId !== id && nextId !== here.preloadId) {
+  if (gapless() && id !== null) {
+    // What plays at the track's end is appended after it: the element plays on into it by itself.
+    const after = atEnd(status, id, nextId);
+    here.gapless.ahead(after !== null && here.unfit.has(after) ? null : after);
+  } else if (nextId !== null && nextId !== id && nextId !== here.preloadId) {
     here.preloadId = nextId;
     preloaded().src = audioURL(nextId);
     preloaded().load();
   }
   setGain(status);
   if ('mediaSession' in navigator) navigator.mediaSession.playbackState = shouldPlay ? 'playing' : 'paused';
+}
+
+/** What previewd plays when the track `id` ends (Transport.upcoming): the same track under repeat
+ *  one (or single with repeat), nothing when single stops there, else the next one (`nextId`). */
+function atEnd(status, id, nextId) {
+  const single = status.single && status.single !== 'off';
+  const again = !status.consume && (status.repeat === 'one' || (single && status.repeat && status.repeat !== 'off'));
+  return again ? id : single ? null : nextId;
+}
+
+/** The Media Source element played from one track into the next one appended: previewd is told the
+ *  first ended (as at an element's end), and the page now reports the second. Its gain is set now
+ *  when previewd's status has it already, else when previewd's answer names it (`follow`). */
+function crossed(fromId, toId) {
+  performance.mark('here-ended');
+  if (here.itemId !== fromId) return;
+  here.itemId = toId;
+  const status = playback.status;
+  if (status && status.id === toId) { describe(status); setGain(status); }
+  request('playhere', { page, ended: fromId }).catch(() => {});
+  report(true);
+}
+
+/** The Media Source player could not have a track: one with no audio at all is a failure as in an
+ *  element; one it cannot rewrite or append (not AAC, a damaged file) plays through the element path. */
+function gaplessFailed(id, error) {
+  if (!(error instanceof AudioMissing)) {
+    console.warn(`previewd: item ${id} plays without the gapless join (${error && error.message})`);
+    here.unfit.add(id);
+    if (here.on && id === here.itemId && playback.status && playback.status.id === id) {
+      here.itemId = null;
+      follow(playback.status, false);
+    }
+  } else if (id === here.itemId) {
+    failed();
+  }
 }
 
 /** A track ended in the page: the preloaded one starts at once (the join), and previewd is told
@@ -184,7 +288,7 @@ function ended() {
  *  a request that never got its answer) is asked for its audio again, at previewd's position. */
 function unstick(status) {
   if (!here.on || here.itemId === null || status.id !== here.itemId || status.state !== 'playing') return;
-  const element = playing();
+  const element = sounding();
   if (element.paused || element.ended || element.currentTime !== here.stall.time) {
     here.stall = { time: element.currentTime, ticks: 0 };
     return;
@@ -192,6 +296,11 @@ function unstick(status) {
   if (++here.stall.ticks < 3) return;
   here.stall = { time: -1, ticks: 0 };
   performance.mark('here-unstuck');
+  if (gapless()) {
+    here.gapless.jump(here.itemId, (status.positionMs || 0) / 1000);
+    element.play().catch(() => {});
+    return;
+  }
   element.src = audioURL(here.itemId);
   const at = (status.positionMs || 0) / 1000;
   if (at > 0.3) element.currentTime = at;
@@ -206,7 +315,7 @@ function endsWithin(element, seconds) {
  *  pulled): previewd pauses too, one transport. */
 function paused() {
   if (here.ownPause) { here.ownPause = false; return; }
-  if (!here.on || playing().ended) return;
+  if (!here.on || sounding().ended) return;
   const status = playback.status;
   if (status && status.state === 'playing') transport.pause();
 }
@@ -227,8 +336,7 @@ function report(now) {
   const at = performance.now();
   if (!now && at - here.lastReport < 900) return;
   here.lastReport = at;
-  const element = playing();
-  request('playhere', { page, id: here.itemId, positionMs: Math.round(element.currentTime * 1000), playing: !element.paused })
+  request('playhere', { page, id: here.itemId, positionMs: Math.round(positionSec() * 1000), playing: !sounding().paused })
     .catch(() => {});
   positionState();
 }
@@ -243,7 +351,7 @@ function otherDevice() {
 /** The track's gain (previewd's loudness decision) times previewd's volume, as the element's volume:
  *  an attenuation only (a gain above 0 dB cannot be had), and iOS ignores it. */
 function setGain(status) {
-  const element = playing();
+  const element = sounding();
   const gain = status.loudness && status.loudness.gain;
   const gainDb = gain && typeof gain.db === 'number' ? gain.db : 0;
   const level = typeof status.volume === 'number' ? status.volume / 100 : 1;
@@ -264,11 +372,11 @@ function describe(status) {
 }
 
 function positionState() {
-  const element = playing();
   if (!('mediaSession' in navigator) || typeof navigator.mediaSession.setPositionState !== 'function') return;
-  if (!isFinite(element.duration) || element.duration <= 0) return;
+  const duration = durationSec();
+  if (!isFinite(duration) || duration <= 0) return;
   try {
-    navigator.mediaSession.setPositionState({ duration: element.duration, position: Math.min(element.currentTime, element.duration), playbackRate: 1 });
+    navigator.mediaSession.setPositionState({ duration, position: Math.min(positionSec(), duration), playbackRate: 1 });
   } catch (e) { /* a position past the duration while a track changes */ }
 }
 
@@ -305,7 +413,9 @@ watchStatus((status) => follow(status, false));
 on('seeked', (e) => {
   if (!here.on || (e.id !== undefined && e.id !== here.itemId)) return;
   const at = e.positionMs / 1000;
-  if (isFinite(at) && Math.abs(playing().currentTime - at) > 0.25) playing().currentTime = at;
+  if (!isFinite(at) || Math.abs(positionSec() - at) <= 0.25) return;
+  if (gapless()) here.gapless.seek(at);
+  else playing().currentTime = at;
 });
 on('position', () => { if (playback.status) unstick(playback.status); });
 on('playhere', (e) => {
