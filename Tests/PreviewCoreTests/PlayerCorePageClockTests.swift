@@ -66,6 +66,21 @@ final class PlayerCorePageClockTests: XCTestCase {
         XCTAssertEqual(other.transport.item, Tests.item(1), "the box's own end advances again")
     }
 
+    func testAHeldEndLetGoWhilePausedCountsAtTheResume() throws {
+        // The page gone with the box's copy at its end: previewd pauses, then the page is let go.
+        var (core, first, next) = pagePlaying()
+        _ = core.handle(.drained(first))
+        _ = try core.apply(.pause)
+        _ = core.pageKeepsClock(false)
+        XCTAssertEqual(core.transport.item, Tests.item(0), "paused: nothing moves")
+        XCTAssertEqual(core.transport.playbackState, .paused)
+        let resumed = try core.play(nil)
+        XCTAssertEqual(core.transport.item, Tests.item(1), "`play` at the box's end: the track ended, the next plays")
+        XCTAssertEqual(core.current?.id, next)
+        XCTAssertTrue(resumed.contains(Tests.play(next)))
+        XCTAssertNil(core.pageClock.heldEnd)
+    }
+
     func testAHeldEndMovedByASeekCountsNoMore() throws {
         var (core, first, _) = pagePlaying()
         _ = core.handle(.drained(first))

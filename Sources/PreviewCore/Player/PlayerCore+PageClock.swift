@@ -11,15 +11,20 @@
 /// the page's track nor begin it again.
 extension PlayerCore {
     /// A page keeps the clock (true) or no longer does (gone, let go: false). When the box's copy
-    /// ended meanwhile, that end counts now (the track ended, as it would have).
+    /// ended meanwhile, that end counts now (the track ended, as it would have), or, paused, at
+    /// the resume (`countHeldEnd`).
     public mutating func pageKeepsClock(_ keeps: Bool) -> [Effect] {
-        (try? command { core, effects in
-            guard core.pageClock.kept != keeps else { return }
-            core.pageClock.kept = keeps
-            guard !keeps, let held = core.pageClock.heldEnd else { return }
-            core.pageClock.heldEnd = nil
-            if core.current?.id == held { try? core.feed(.trackEnded, into: &effects) }
-        }) ?? []
+        (try? command { core, _ in core.pageClock.kept = keeps }) ?? []
+    }
+
+    /// After every command and event: a box's end held for a page that no longer keeps the clock
+    /// counts once playback plays (a load left meanwhile, by a seek or a skip, forgets it).
+    mutating func countHeldEnd(into effects: inout [Effect]) {
+        guard !pageClock.kept, let held = pageClock.heldEnd else { return }
+        guard held == current?.id else { pageClock.heldEnd = nil; return }
+        guard transport.playbackState == .playing else { return }   // paused at the box's end: counted at the resume
+        pageClock.heldEnd = nil
+        try? feed(.trackEnded, into: &effects)
     }
 
     /// The output played every frame of the current load: the track ended, unless a page keeps the

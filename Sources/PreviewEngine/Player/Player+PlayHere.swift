@@ -73,13 +73,13 @@ extension Player {
         if let timer = playHere.goneTimer { loop.cancel(timer) }
         playHere.goneTimer = nil
         releaseOwnDownloads()
-        // Where the page was, unless it had reached the end: then the box's copy ends there too
-        // (a natural end, below, not the `next` a seek past the end would be).
+        if pause, core.isListening { run((try? core.apply(.pause)) ?? []) }   // first: nothing of the box's copy is heard
+        // Where the page was, unless it had reached the end: then the box's copy ends there too (a
+        // natural end, below, not the `next` a seek past the end would be).
         if let reached, core.transport.item != nil, reached < core.currentDurationMs ?? .max {
             run((try? core.seek(.absolute(ms: reached), heardMs: positionMs())) ?? [])
         }
-        run(core.pageKeepsClock(false))   // a box's end held for the page counts now
-        if pause, core.isListening { run((try? core.apply(.pause)) ?? []) }
+        run(core.pageKeepsClock(false))   // a box's end held for the page counts now, or paused, at `play`
         applyBoxSilence()
         hub?.publish(.playHere(nil))
     }
