@@ -62,7 +62,7 @@ final class PlayHereEndToEndTests: DaemonTestCase {
             $0.state == .paused && $0.playHere == nil
         }
         XCTAssertGreaterThanOrEqual(millisecondsSince(silentFrom), Int(silenceSeconds * 1000), "let go before the limit")
-        XCTAssertTrue(daemon.log.contains("play here: the page said nothing for 3.0 s"), daemon.log)
+        waitForLog("play here: the page said nothing for 3.0 s")
         XCTAssertEqual(paused.id, item, "the same track, paused")
         // Where the page reached: its last report, run on while it played (at most the time since).
         let reached = paused.positionMs
@@ -77,11 +77,21 @@ final class PlayHereEndToEndTests: DaemonTestCase {
         let mark = recorder.sampleCount
         XCTAssertEqual(try daemon.ctl("play").status, 0)
         let resumed = try XCTUnwrap(recorder.waitForTone(440, after: mark), "play after the page was gone: \(recorder.toneSequence(after: mark))")
-        let over = try XCTUnwrap(recorder.waitFor(after: resumed) { _, tone, _ in tone != 440 }, "the track never ended")
-        expectTone(660, after: over, "the next track after the rest of the first")
-        let heardMs = (over - resumed) * 1000 / recorder.sampleRate
-        XCTAssertEqual(Double(heardMs), Double(duration - reached), accuracy: 400,
-                       "the box resumed at \(reached) ms of \(duration): the rest heard, not the whole track nor another part")
+        let next = try XCTUnwrap(recorder.waitForTone(660, after: resumed), "the next track: \(recorder.toneSequence(after: mark))")
+        // The 440 Hz windows up to the next track (a dropout on a loaded machine takes some away;
+        // a silence at the join adds none): the rest of the track, not the whole nor another part.
+        let heardMs = milliseconds(of: 440, from: resumed, to: next)
+        XCTAssertLessThanOrEqual(heardMs, duration - reached + 300, "the box resumed at \(reached) ms of \(duration) but played on longer")
+        XCTAssertGreaterThanOrEqual(heardMs, duration - reached - 700, "the box resumed at \(reached) ms of \(duration) but played less")
+    }
+
+    /// Milliseconds of `hz` heard on the monitor between samples `start` and `end`, in 50 ms windows.
+    private func milliseconds(of hz: Double, from start: Int, to end: Int) -> Int {
+        let detector = ToneDetector(frequencies: Fixtures.toneFrequencies, sampleRate: Double(recorder.sampleRate))
+        let windows = stride(from: start, to: end - recorder.window, by: recorder.window).filter {
+            detector.dominantTone(in: recorder.samples(in: $0..<$0 + recorder.window)[...]) == hz
+        }
+        return windows.count * recorder.window * 1000 / recorder.sampleRate
     }
 
     func testALockedPhoneThatFetchesItsAudioIsNotGoneAndTheBoxsEndWaitsForThePages() throws {
@@ -90,6 +100,8 @@ final class PlayHereEndToEndTests: DaemonTestCase {
         XCTAssertEqual(try daemon.ctl("play").status, 0)
         let playing = try waitForStatus("the queue plays") { $0.state == .playing && $0.id != nil && $0.playHere?.page == "phone" }
         let (first, second) = (try XCTUnwrap(playing.id), try XCTUnwrap(playing.nextId))
+        let said = try daemon.ctl("status").stdout
+        XCTAssertTrue(said.contains("playing on a page (here only)"), "previewctl status says where it plays: \(said)")
         try report("phone", item: first, positionMs: 0)
 
         // Locked: the page's JavaScript sleeps (no report) while its element plays on and fetches

@@ -53,7 +53,7 @@ extension Player {
             // A natural end (single stops, repeat one plays it again), once: a second `ended` for
             // the same item (repeat one began it again) finds the box's copy just begun.
             guard core.transport.playbackState == .playing,
-                  core.pageClock.heldEnd == core.current?.id || boxPositionMs() >= PageClaim.resyncMs else { return }
+                  core.pageClock.heldEnd != nil && core.pageClock.heldEnd == core.current?.id || boxPositionMs() >= PageClaim.resyncMs else { return }
             playHere.claim?.report = nil
             run(try core.apply(.trackEnded))
         }
