@@ -308,7 +308,7 @@ enum Output {
             return "waiting [\(w.index + 1)] " + TerminalText.sanitized(w.message)
         case "playhere":
             guard let here = e["playHere"].flatMap({ try? $0.decode(as: PlayHereReport.self) }) else { return "play here off: the speakers again" }
-            return "play here a page plays" + (here.hereOnly ? " (here only)" : ", the speakers too")
+            return "play here: a page plays" + (here.hereOnly ? " (here only)" : ", the speakers too")
         case "buffering": return e["buffering"]?.boolValue == true ? "buffering (the network is slow)" : "buffering over"
         case "position": return "position \(DisplayText.clock(int("positionMs"))) / \(DisplayText.clock(int("durationMs")))"
         case "loudness":
