@@ -60,6 +60,7 @@ enum Output {
         if !s.outputEnabled { modes.append("output off (silent)") } else if s.outputs.contains(where: { !$0.enabled }) {
             modes.append("outputs " + s.outputs.filter(\.enabled).map { TerminalText.sanitized($0.name) }.joined(separator: ", "))
         }
+        if let here = s.playHere { modes.append(here.hereOnly ? "playing on a page (here only)" : "playing on a page and the speakers") }
         if s.normalization == .off { modes.append("normalize off") }
         if s.repeat != .off { modes.append("repeat \(s.repeat.rawValue)") }
         if s.shuffle { modes.append("shuffle") }
@@ -305,6 +306,9 @@ enum Output {
         case "waiting":
             guard let w = e["waiting"].flatMap({ try? $0.decode(as: NetworkWaitReport.self) }) else { return "waiting over: the network answers" }
             return "waiting [\(w.index + 1)] " + TerminalText.sanitized(w.message)
+        case "playhere":
+            guard let here = e["playHere"].flatMap({ try? $0.decode(as: PlayHereReport.self) }) else { return "play here off: the speakers again" }
+            return "play here: a page plays" + (here.hereOnly ? " (here only)" : ", the speakers too")
         case "buffering": return e["buffering"]?.boolValue == true ? "buffering (the network is slow)" : "buffering over"
         case "position": return "position \(DisplayText.clock(int("positionMs"))) / \(DisplayText.clock(int("durationMs")))"
         case "loudness":

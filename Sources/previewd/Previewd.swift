@@ -103,6 +103,10 @@ struct Previewd: ParsableCommand {
     @Option(help: "Seconds a preview's whole download may take before its track fails (a server that trickles bytes).")
     var previewTimeout: Int = 90
 
+    @Option(help: ArgumentHelp("Seconds a page playing the queue itself (previewd-web's Play here) may say nothing, no report and no audio request, while it plays before it is taken for gone: playback pauses, the box's outputs back at the position the page reached. Longer than a preview by default: a locked phone still fetches each next track.",
+                               valueName: "S"))
+    var pageSilence: Double = Double(PageClaim.silenceLimitMs) / 1000
+
     @Option(help: "Keep played previews in this folder so a replay costs no download (off by default).")
     var cacheDir: String?
 
@@ -208,6 +212,9 @@ struct Previewd: ParsableCommand {
         guard (0...3600).contains(keepWarm) else { throw ValidationError("--keep-warm must be 0–3600 s") }
         if let caFile, let problem = HTTPClientSettings.problem(caFile: caFile) { throw ValidationError("--ca-file \(caFile): \(problem)") }
         guard (1...3600).contains(previewTimeout) else { throw ValidationError("--preview-timeout must be 1–3600 s") }
+        guard (Double(PageClaim.silenceFloorMs) / 1000...3600).contains(pageSilence) else {
+            throw ValidationError("--page-silence must be \(PageClaim.silenceFloorMs / 1000)–3600 s")
+        }
         guard (-40...(-5)).contains(loudnessTarget) else { throw ValidationError("--loudness-target must be -40 to -5 LUFS") }
         guard (0.1...3600).contains(onEventTimeout) else { throw ValidationError("--on-event-timeout must be 0.1–3600 s") }
         if let onEvent, onEvent.isEmpty { throw ValidationError("--on-event needs a program") }
@@ -282,7 +289,7 @@ struct Previewd: ParsableCommand {
             Player(loop: loop, catalog: catalog, fetcher: fetcher, sequencer: audio, policy: policy,
                    normalization: LoudnessNormalization(mode: normalize, targetLUFS: loudnessTarget),
                    events: events, artwork: artwork, lists: lists, history: history, autopage: autopage,
-                   crossfadeSeconds: crossfade ?? 0, log: log)
+                   crossfadeSeconds: crossfade ?? 0, pageSilenceMs: Int(pageSilence * 1000), log: log)
         }
         // The front-ends, started in this order after the player and stopped in reverse (the state
         // first: it is given back before anyone steers).

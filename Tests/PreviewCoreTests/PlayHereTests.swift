@@ -29,6 +29,9 @@ final class PlayHereTests: XCTestCase {
         XCTAssertFalse(PageClaim.isGone(lastHeard: 0, now: UInt64(PageClaim.silenceLimitMs) * ms))
         XCTAssertTrue(PageClaim.isGone(lastHeard: 0, now: UInt64(PageClaim.silenceLimitMs + 1) * ms))
         XCTAssertGreaterThan(PageClaim.silenceLimitMs, 30_000, "longer than a preview: a locked phone fetches the next one within a track")
+        XCTAssertFalse(PageClaim.isGone(lastHeard: 0, now: 2_500 * ms, limitMs: 2_500), "a limit --page-silence set")
+        XCTAssertTrue(PageClaim.isGone(lastHeard: 0, now: 2_501 * ms, limitMs: 2_500))
+        XCTAssertFalse(PageClaim.isGone(lastHeard: 5 * ms, now: 4 * ms, limitMs: 2_500), "heard after now: not gone")
         XCTAssertFalse(PageClaim.needsResync(box: 5_000, page: 5_150))
         XCTAssertTrue(PageClaim.needsResync(box: 5_000, page: 5_151))
     }

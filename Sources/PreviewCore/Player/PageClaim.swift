@@ -53,14 +53,18 @@ public struct PageClaim: Equatable, Sendable {
     /// True when the box's position `box` is too far from the page's `page` (both in ms).
     public static func needsResync(box: Int, page: Int) -> Bool { abs(box - page) > resyncMs }
 
-    /// Longest a claim lasts with no report and no audio request from its page: a preview's length
-    /// and a margin. A locked iPhone keeps its element playing and fetching while its JavaScript
-    /// sleeps, so only silence for longer than a whole track tells a gone page.
+    /// Longest a claim lasts with no report and no audio request from its page, by default: a
+    /// preview's length and a margin. A locked iPhone keeps its element playing and fetching while
+    /// its JavaScript sleeps, so only silence for longer than a whole track tells a gone page.
+    /// previewd's `--page-silence` changes it (tests shorten it), down to `silenceFloorMs`.
     public static let silenceLimitMs = 45_000
 
+    /// The shortest limit allowed: a page playing reports about once a second.
+    public static let silenceFloorMs = 2_000
+
     /// True when the page has said nothing (no report, no audio request) since `lastHeard` for
-    /// longer than `silenceLimitMs` at `now`.
-    public static func isGone(lastHeard: UInt64, now: UInt64) -> Bool {
-        now > lastHeard && (now - lastHeard) / 1_000_000 > UInt64(silenceLimitMs)
+    /// longer than `limitMs` at `now`.
+    public static func isGone(lastHeard: UInt64, now: UInt64, limitMs: Int = silenceLimitMs) -> Bool {
+        now > lastHeard && (now - lastHeard) / 1_000_000 > UInt64(limitMs)
     }
 }

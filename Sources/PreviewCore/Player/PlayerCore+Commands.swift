@@ -312,6 +312,7 @@ extension PlayerCore {
         let modes = transport.modes
         let held = (hold.waiting, isListening)
         try body(&self, &effects)
+        countHeldEnd(into: &effects)
         reconcileHold(since: held, into: &effects)
         if transport.modes != modes { effects.append(.notify(.modes(transport.modes))) }
         settle(into: &effects)

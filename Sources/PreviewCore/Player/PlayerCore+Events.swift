@@ -79,8 +79,9 @@ extension PlayerCore {
         case .faded(let id):
             if fading?.id == id { releaseFading(into: &effects) }
         case .drained(let id):
-            if current?.id == id { try? feed(.trackEnded, into: &effects) }
+            boxEnded(id, into: &effects)
         case .started(let id):
+            outputMovedOn(to: id, into: &effects)
             guard slot(id) != nil else { return }   // a load let go meanwhile
             output.play(id)
             window.started(id)

@@ -174,7 +174,8 @@ extension PlayerCore {
     private mutating func updateFollower(into effects: inout [Effect]) {
         let wanted: SlotID?
         switch transport.playbackState {
-        case .playing, .paused: wanted = transport.upcoming(in: queue).flatMap { prefetched[$0]?.id }
+        // None while a page keeps the clock: the box never runs into the next track by itself.
+        case .playing, .paused: wanted = pageClock.kept ? nil : transport.upcoming(in: queue).flatMap { prefetched[$0]?.id }
         default: wanted = nil
         }
         guard wanted != follower, !transport.outputLost else { return }

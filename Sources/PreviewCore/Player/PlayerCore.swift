@@ -168,6 +168,8 @@ public struct PlayerCore: Equatable, Sendable {
     public internal(set) var output = OutputState()
     /// The track playback holds at while the network is away, and the prefetches backing off.
     public internal(set) var hold = NetworkHold()
+    /// Whether a page playing here keeps the clock, and the box's end that waits for the page's.
+    public internal(set) var pageClock = PageClock()
     /// The last failure the listener should see (a track's, the output's); cleared by what fixes it.
     public internal(set) var lastError: String?
     /// Whether the last search has another page.

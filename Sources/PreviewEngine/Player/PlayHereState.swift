@@ -11,8 +11,11 @@ struct PlayHereState {
     /// The queue item the box was last moved to the page's clock on: once per track, so a page whose
     /// reports arrive late (their transit is not known) does not make the box jump every second.
     var resyncedItem: Int?
-    /// Fires once the page has been silent for longer than a track (`PageClaim.silenceLimitMs`).
+    /// Fires once the page has been silent for longer than `silenceLimitMs`.
     var goneTimer: EngineLoop.TimerID?
+    /// How long a page playing here may say nothing before it is taken for gone (`--page-silence`;
+    /// by default longer than a track, `PageClaim.silenceLimitMs`).
+    var silenceLimitMs = PageClaim.silenceLimitMs
     /// Previews asked for by the page and held for it alone, oldest first: what it plays and what it
     /// preloads, so at most `maxOwnDownloads`.
     var ownDownloads: [(url: String, download: PreviewDownload)] = []

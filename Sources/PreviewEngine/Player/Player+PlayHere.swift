@@ -3,7 +3,8 @@ import PreviewCore
 /// "Play here": a page of previewd-web plays the queue itself from previewd's own bytes, and is one
 /// of previewd's outputs. previewd keeps the queue, the current track and the modes; while a page
 /// holds the claim (`PageClaim`) its clock is the position previewd reports, a track's end in the
-/// page advances previewd, and "here only" silences the box's device outputs (their clocks running).
+/// page advances previewd (the box's own end waits for it: `PlayerCore+PageClock`), and "here only"
+/// silences the box's device outputs (their clocks running).
 ///
 /// The seam to the outputs (two places, both here): `boxSilenced` (the box's device outputs are
 /// silent while it is true, a stream output streaming on: `applyBoxSilence()`), and
@@ -27,6 +28,7 @@ extension Player {
             if before?.page == page, let report = before?.report { playHere.claim?.report = report }
             heardFromPage()
             applyBoxSilence()
+            run(core.pageKeepsClock(true))
             hub?.publish(.playHere(PlayHereReport(playHere.claim!)))
         case .release(let page):
             guard playHere.claim?.page == page else { return }   // another page took over meanwhile: nothing to give back
@@ -48,9 +50,10 @@ extension Player {
             // Every message names its queue item: an end of a track previewd has already left changes
             // nothing, nor one previewd waits on the network for (the page's element failed to fetch it).
             guard core.transport.item == item, core.hold.waiting?.item != item else { return }
-            // A natural end (single stops, repeat one plays it again), once: the box may have ended
-            // the same load a moment before (then it is stopped, or its track begun again).
-            guard core.transport.playbackState == .playing, boxPositionMs() >= PageClaim.resyncMs else { return }
+            // A natural end (single stops, repeat one plays it again), once: a second `ended` for
+            // the same item (repeat one began it again) finds the box's copy just begun.
+            guard core.transport.playbackState == .playing,
+                  core.pageClock.heldEnd != nil && core.pageClock.heldEnd == core.current?.id || boxPositionMs() >= PageClaim.resyncMs else { return }
             playHere.claim?.report = nil
             run(try core.apply(.trackEnded))
         }
@@ -62,15 +65,21 @@ extension Player {
     }
 
     /// The page is gone or stopped playing here: the box's outputs sound again at the position the
-    /// page reached (the box's own track is moved there); `pause`: and playback pauses there.
+    /// page reached (the box's own track is moved there) and its ends count again; `pause`: and
+    /// playback pauses there.
     private func releasePage(pause: Bool) {
         let reached = pageClockMs()
         playHere.claim = nil
         if let timer = playHere.goneTimer { loop.cancel(timer) }
         playHere.goneTimer = nil
         releaseOwnDownloads()
-        if pause, core.isListening { run((try? core.apply(.pause)) ?? []) }
-        if let reached, core.transport.item != nil { run((try? core.seek(.absolute(ms: reached), heardMs: positionMs())) ?? []) }
+        if pause, core.isListening { run((try? core.apply(.pause)) ?? []) }   // first: nothing of the box's copy is heard
+        // Where the page was, unless it had reached the end: then the box's copy ends there too (a
+        // natural end, below, not the `next` a seek past the end would be).
+        if let reached, core.transport.item != nil, reached < core.currentDurationMs ?? .max {
+            run((try? core.seek(.absolute(ms: reached), heardMs: positionMs())) ?? [])
+        }
+        run(core.pageKeepsClock(false))   // a box's end held for the page counts now, or paused, at `play`
         applyBoxSilence()
         hub?.publish(.playHere(nil))
     }
@@ -99,7 +108,15 @@ extension Player {
     /// After every state change too: a resume from elsewhere starts the watch again.
     func watchForAGonePage() {
         guard playHere.claim != nil, playHere.goneTimer == nil, core.isListening else { return }
-        armGoneTimer(Double(PageClaim.silenceLimitMs) / 1000 + 1)
+        armGoneTimer(goneCheckSeconds)
+    }
+
+    /// Seconds until the page, silent from now on, has been silent for longer than the limit (and a
+    /// tenth of a second more): one wake-up a limit while it keeps talking, none while it is paused.
+    private var goneCheckSeconds: Double {
+        let now = MonotonicClock.nanoseconds()
+        let silentMs = Int((now - min(now, playHere.lastHeard)) / 1_000_000)
+        return Double(max(0, playHere.silenceLimitMs - silentMs)) / 1000 + 0.1
     }
 
     private func armGoneTimer(_ seconds: Double) {
@@ -107,11 +124,12 @@ extension Player {
             assumeIsolated { player in
                 player.playHere.goneTimer = nil
                 guard player.playHere.claim != nil, !player.isShutDown, player.core.isListening else { return }
-                if PageClaim.isGone(lastHeard: player.playHere.lastHeard, now: MonotonicClock.nanoseconds()) {
-                    player.log(.info, "play here: the page said nothing for \(PageClaim.silenceLimitMs / 1000) s; paused, the box's outputs are back")
+                let limit = player.playHere.silenceLimitMs
+                if PageClaim.isGone(lastHeard: player.playHere.lastHeard, now: MonotonicClock.nanoseconds(), limitMs: limit) {
+                    player.log(.info, "play here: the page said nothing for \(Double(limit) / 1000) s; paused, the box's outputs are back")
                     player.releasePage(pause: true)
                 } else {
-                    player.armGoneTimer(Double(PageClaim.silenceLimitMs) / 1000 + 1)
+                    player.armGoneTimer(player.goneCheckSeconds)
                 }
             }
         }

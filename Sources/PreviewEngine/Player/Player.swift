@@ -80,12 +80,14 @@ public actor Player {
     var playHere = PlayHereState()
 
     /// A player on `loop`, searching `catalog`, fetching with `fetcher` and playing through `sequencer`, every
-    /// track at the gain `normalization` asks for.
+    /// track at the gain `normalization` asks for; a page playing here that says nothing for
+    /// `pageSilenceMs` is taken for gone.
     public init(loop: EngineLoop, catalog: ITunesClient, fetcher: PreviewFetcher, sequencer: OutputSequencer,
                 policy: FetchPolicy = FetchPolicy(), normalization: LoudnessNormalization = LoudnessNormalization(),
                 events: EventHub? = nil, artwork: ArtworkStore? = nil, lists: ListStore? = nil, history: HistoryJournal? = nil,
-                autopage: Bool = false, crossfadeSeconds: Int = 0, log: Log = Log()) {
+                autopage: Bool = false, crossfadeSeconds: Int = 0, pageSilenceMs: Int = PageClaim.silenceLimitMs, log: Log = Log()) {
         self.loop = loop
+        playHere.silenceLimitMs = max(PageClaim.silenceFloorMs, pageSilenceMs)
         self.hub = events
         self.catalog = catalog
         self.fetcher = fetcher
