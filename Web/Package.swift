@@ -57,6 +57,7 @@ let package = Package(
                 .embedInCode("Pages/modules/events.js"),
                 .embedInCode("Pages/modules/format.js"),
                 .embedInCode("Pages/modules/link.js"),
+                .embedInCode("Pages/modules/loudness.js"),
                 .embedInCode("Pages/modules/network.js"),
                 .embedInCode("Pages/modules/outputs.js"),
                 .embedInCode("Pages/modules/player.js"),

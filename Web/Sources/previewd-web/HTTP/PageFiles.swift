@@ -22,6 +22,7 @@ enum PageFiles {
         ("events.js", PackageResources.events_js),
         ("format.js", PackageResources.format_js),
         ("link.js", PackageResources.link_js),
+        ("loudness.js", PackageResources.loudness_js),
         ("network.js", PackageResources.network_js),
         ("outputs.js", PackageResources.outputs_js),
         ("player.js", PackageResources.player_js),

@@ -7,11 +7,12 @@
 // Two media elements: the one playing and the next track preloaded, swapped at the end so the join
 // is as close to gapless as an element allows. No Web Audio: an iPhone suspends a Web Audio graph
 // when it locks, silencing what goes through it, so the lock screen wins over even loudness there;
-// the track's gain is the element's `volume` (an attenuation only, which iOS ignores).
+// the track's gain is the element's `volume` (loudness.js: below a fixed headroom; iOS ignores it).
 import { $ } from './dom.js';
 import { on } from './events.js';
 import { text } from './format.js';
 import { link, request, watchLink } from './link.js';
+import { elementVolume } from './loudness.js';
 import { watchStatus } from './remote.js';
 import { transport } from './player.js';
 import { playback } from './state.js';
@@ -51,6 +52,8 @@ export const probe = {
   get on() { return here.on; },
   get itemId() { return here.itemId; },
   position: () => (here.elements.length ? Math.round(playing().currentTime * 1000) : 0),
+  /** The element playing here (null before "Play here" was first on): a test pauses it as a browser does for a call. */
+  element: () => (here.elements.length ? playing() : null),
 };
 
 const audioURL = (id) => `/audio/item/${id}`;
@@ -240,15 +243,11 @@ function otherDevice() {
   render();
 }
 
-/** The track's gain (previewd's loudness decision) times previewd's volume, as the element's volume:
- *  an attenuation only (a gain above 0 dB cannot be had), and iOS ignores it. */
+/** The track's gain (previewd's loudness decision, below the page's headroom) times previewd's
+ *  volume, as the elements' volume (loudness.js); the preloaded one too, so a join starts near it. */
 function setGain(status) {
-  const element = playing();
-  const gain = status.loudness && status.loudness.gain;
-  const gainDb = gain && typeof gain.db === 'number' ? gain.db : 0;
-  const level = typeof status.volume === 'number' ? status.volume / 100 : 1;
-  element.volume = Math.max(0, Math.min(1, level * Math.pow(10, Math.min(0, gainDb) / 20)));
-  element.muted = !!status.muted;
+  const volume = elementVolume(status.loudness, status.volume);
+  for (const element of here.elements) { element.volume = volume; element.muted = !!status.muted; }
 }
 
 /** The lock screen's title, artist, album and picture. */
