@@ -23,7 +23,7 @@ PAGE_SINK = "previewd_web_page"
 HEADROOM_DB = 6            # Pages/modules/loudness.js
 # Two tones 10 dB apart ("The Even Pair"), made at the start of each class: previewd brings both to its
 # target (-16 LUFS), the loud one lowered about 6 dB, the soft one raised about 4: within the page's headroom.
-EVEN_PAIR = ((6201, "Loud Pair Five Fifty", 550, "12dB", 2.5), (6202, "Soft Pair Six Sixty", 660, "2dB", 4))
+EVEN_PAIR = ((6201, "Loud Pair Five Fifty", 550, "12dB", 1.5), (6202, "Soft Pair Six Sixty", 660, "2dB", 3))
 # The tests that run at one size only (what is heard does not depend on the layout; CI's time).
 ONE_SIZE = {"test_the_page_evens_loudness_as_the_box_does", "test_an_interruption_pauses_previewd_here_only",
             "test_an_interruption_here_and_on_the_speakers_pauses_both", "test_an_interruption_without_play_here_leaves_the_box"}
@@ -203,6 +203,7 @@ class PlayHereCase(PageCase):
             self.assertAlmostEqual(got, want, places=4, msg=f"{rule} != {expected}")
 
         page, box = self.page_recorder, self.rig.recorder
+        self.js("previewd.showScreen('player')")
         self.tap(self.el("#play-here"))
         self.tap(self.el("#here-only"))   # here and on the speakers: both sinks at once
         self.wait(lambda: (self.rig.status().get("playHere") or {}).get("hereOnly") is False, "the claim, here and on the speakers")
