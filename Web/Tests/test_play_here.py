@@ -1,7 +1,9 @@
 """"Play here" in real browsers (Chromium and WebKitGTK, phone and desktop sizes): the page plays the queue
 itself from previewd's own bytes, into a null sink of its own ("previewd_web_page", its monitor recorded
 beside previewd's), so what is heard tells who plays what. The browser is started unmuted with
-$PULSE_SINK naming that sink. Every wait is a hang guard, never a speed check (scripts/bench-web times)."""
+$PULSE_SINK naming that sink. Every wait is a hang guard, never a speed check (scripts/bench-web times).
+Even loudness is measured with "the even pair", two tones 10 dB apart made when a class starts; the
+browser's own pause for a call (interruptions) is simulated, as a headless browser has no audio focus."""
 
 import hashlib
 import json
