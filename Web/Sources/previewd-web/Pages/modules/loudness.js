@@ -5,7 +5,8 @@
 // attenuated more, and only one previewd raises by more stays short by the rest. The listener's
 // volume scales the result the same for every track, so the slider acts at every position and never
 // changes the balance between tracks. No Web Audio (a locked iPhone suspends it, silencing the
-// element); iOS ignores `volume` altogether, so there each preview plays as published.
+// element); an iPhone ignores `volume` altogether (an iPad does not), so there each preview plays as
+// published.
 
 /** dB every track plays below previewd's target in the page: the largest boost the page can honour.
  *  Previews of current releases mostly measure −6 to −12 LUFS (previewd lowers them to −16); 6 dB

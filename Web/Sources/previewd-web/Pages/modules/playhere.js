@@ -7,7 +7,7 @@
 // Two media elements: the one playing and the next track preloaded, swapped at the end so the join
 // is as close to gapless as an element allows. No Web Audio: an iPhone suspends a Web Audio graph
 // when it locks, silencing what goes through it, so the lock screen wins over even loudness there;
-// the track's gain is the element's `volume` (loudness.js: below a fixed headroom; iOS ignores it).
+// the track's gain is the element's `volume` (loudness.js: below a fixed headroom; an iPhone ignores it).
 import { $ } from './dom.js';
 import { on } from './events.js';
 import { text } from './format.js';
