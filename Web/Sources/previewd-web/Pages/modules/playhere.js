@@ -244,10 +244,10 @@ function otherDevice() {
 }
 
 /** The track's gain (previewd's loudness decision, below the page's headroom) times previewd's
- *  volume, as the elements' volume (loudness.js); the preloaded one too, so a join starts near it. */
+ *  volume, as the element's volume (loudness.js). */
 function setGain(status) {
-  const volume = elementVolume(status.loudness, status.volume);
-  for (const element of here.elements) { element.volume = volume; element.muted = !!status.muted; }
+  playing().volume = elementVolume(status.loudness, status.volume);
+  playing().muted = !!status.muted;
 }
 
 /** The lock screen's title, artist, album and picture. */
