@@ -115,7 +115,12 @@ class PlayHereCase(PageCase):
 
     def heard_on_page(self, hz, mark, what):
         found = self.page_recorder.wait_for_tone(hz, mark)
-        self.assertIsNotNone(found, f"{what}: {hz} Hz not heard in the page; heard {self.page_recorder.tones_after(mark)}\n{self.rig.logs()}")
+        if found is None:
+            element = self.js("const e = previewd.playHere.element(); return e && {item: previewd.playHere.itemId, src: e.src, "
+                              "paused: e.paused, time: e.currentTime, ready: e.readyState, network: e.networkState, "
+                              "error: e.error && e.error.code, volume: e.volume}")
+            self.fail(f"{what}: {hz} Hz not heard in the page; heard {self.page_recorder.tones_after(mark)}; "
+                      f"the page's element {element}; previewd {self.rig.status().get('id')}\n{self.rig.logs()}")
         return found
 
     def page_item(self):
