@@ -59,6 +59,7 @@ let package = Package(
                 .embedInCode("Pages/modules/gapless.js"),
                 .embedInCode("Pages/modules/link.js"),
                 .embedInCode("Pages/modules/mp4.js"),
+                .embedInCode("Pages/modules/loudness.js"),
                 .embedInCode("Pages/modules/network.js"),
                 .embedInCode("Pages/modules/outputs.js"),
                 .embedInCode("Pages/modules/player.js"),

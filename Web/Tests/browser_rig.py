@@ -117,6 +117,16 @@ class Recorder(Process):
 
         return since if self.wait_for(long_enough, after, timeout) is not None else None
 
+    def levels_db(self, hz, start, end):
+        """The level of `hz` (dB, its Goertzel power: for comparing levels) in each 50 ms window from
+        sample `start` to `end` in which `hz` is the tone heard."""
+        levels = []
+        for position in range(start, end - self.WINDOW + 1, self.WINDOW):
+            window = self.window(position)
+            if self.tone(window) == hz:
+                levels.append(10 * math.log10(self.power(hz, window)))
+        return levels
+
     def tones_after(self, after):
         """The tones heard after `after`, each run once, for failure messages."""
         heard = []
@@ -137,8 +147,8 @@ class Recorder(Process):
 class Rig(Stack):
     """harness.Stack with its sink's monitor recorded, and previewd-web on loopback."""
 
-    def __init__(self):
-        super().__init__()
+    def __init__(self, fixtures=None):
+        super().__init__(fixtures)
         self.recorder = self.web = None
         self.start()
         try:

@@ -111,8 +111,9 @@ class Pulse(Process):
 class Stack:
     """PulseAudio (a null sink), itunes-standin, previewd: the parts previewd-web talks to, in one temporary folder."""
 
-    def __init__(self):
+    def __init__(self, fixtures=None):
         self.dir = tempfile.mkdtemp(prefix="previewd-web-test-")
+        self.fixtures = Path(fixtures or FIXTURES)   # the stand-in's catalog.json, previews/ and artwork/
         self.bins = bin_dir(ROOT, "PREVIEWD_BIN_DIR")
         self.socket = os.path.join(self.dir, "run", "previewd.sock")
         os.makedirs(os.path.dirname(self.socket), mode=0o700)
@@ -136,8 +137,8 @@ class Stack:
 
     def start_standin(self, *faults, port=0):
         """The iTunes stand-in (on `port`, or any), with `faults` as `--fault PATH=SPEC`; returns its base URL."""
-        argv = [os.path.join(self.bins, "itunes-standin"), "--catalog", str(FIXTURES / "catalog.json"),
-                "--previews", str(FIXTURES / "previews"), "--port", str(port)]
+        argv = [os.path.join(self.bins, "itunes-standin"), "--catalog", str(self.fixtures / "catalog.json"),
+                "--previews", str(self.fixtures / "previews"), "--port", str(port)]
         for fault in faults:
             argv += ["--fault", fault]
         self.standin = Process(argv, self.dir, "standin", env=self.env, stdout=subprocess.PIPE)

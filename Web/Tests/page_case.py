@@ -69,13 +69,18 @@ class PageCase(unittest.TestCase):
         cls.suffix = "" if cls.ENGINE == "chromium" else f"-{cls.ENGINE}"
         cls.artifacts = browser_rig.artifacts_dir()
         cls.started = time.monotonic()
-        cls.rig = browser_rig.Rig()
+        cls.rig = browser_rig.Rig(cls.fixtures())
         cls.xvfb = None
         try:
             cls.start_browser()
         except BaseException:
             cls.tearDownClass()
             raise
+
+    @classmethod
+    def fixtures(cls):
+        """The stand-in's folder (catalog.json, previews/, artwork/) for the class; None: the committed one."""
+        return None
 
     @classmethod
     def start_browser(cls, audible=False):

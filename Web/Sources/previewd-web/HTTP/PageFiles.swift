@@ -24,6 +24,7 @@ enum PageFiles {
         ("gapless.js", PackageResources.gapless_js),
         ("link.js", PackageResources.link_js),
         ("mp4.js", PackageResources.mp4_js),
+        ("loudness.js", PackageResources.loudness_js),
         ("network.js", PackageResources.network_js),
         ("outputs.js", PackageResources.outputs_js),
         ("player.js", PackageResources.player_js),

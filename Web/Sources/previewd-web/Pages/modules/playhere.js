@@ -10,12 +10,13 @@
 // Source, plays through two media elements instead: the one playing and the next track preloaded,
 // swapped at the end (a join of ~0.5 s in Chromium). No Web Audio: an iPhone suspends a Web Audio
 // graph when it locks, silencing what goes through it, so the lock screen wins over even loudness
-// there; the track's gain is the element's `volume` (an attenuation only, which iOS ignores).
+// there; the track's gain is the element's `volume` (loudness.js: below a fixed headroom; an iPhone ignores it).
 import { $ } from './dom.js';
 import { on } from './events.js';
 import { text } from './format.js';
 import { AudioMissing, Gapless, gaplessSupported } from './gapless.js';
 import { link, request, watchLink } from './link.js';
+import { elementVolume } from './loudness.js';
 import { watchStatus } from './remote.js';
 import { transport } from './player.js';
 import { playback } from './state.js';
@@ -61,6 +62,8 @@ export const probe = {
   get gapless() { return !!here.gapless && !here.viaElement; },
   /** The items on the Media Source element's timeline whose length is known (appended or appending). */
   get appended() { return here.gapless ? here.gapless.segments.filter((s) => isFinite(s.end)).map((s) => s.id) : []; },
+  /** The element heard here (null before "Play here" was first on): a test pauses it as a browser does for a call. */
+  element: () => (gapless() || here.elements.length ? sounding() : null),
 };
 
 const audioURL = (id) => `/audio/item/${id}`;
@@ -348,14 +351,11 @@ function otherDevice() {
   render();
 }
 
-/** The track's gain (previewd's loudness decision) times previewd's volume, as the element's volume:
- *  an attenuation only (a gain above 0 dB cannot be had), and iOS ignores it. */
+/** The track's gain (previewd's loudness decision, below the page's headroom) times previewd's
+ *  volume, as the element's volume (loudness.js). */
 function setGain(status) {
   const element = sounding();
-  const gain = status.loudness && status.loudness.gain;
-  const gainDb = gain && typeof gain.db === 'number' ? gain.db : 0;
-  const level = typeof status.volume === 'number' ? status.volume / 100 : 1;
-  element.volume = Math.max(0, Math.min(1, level * Math.pow(10, Math.min(0, gainDb) / 20)));
+  element.volume = elementVolume(status.loudness, status.volume);
   element.muted = !!status.muted;
 }
 

@@ -114,6 +114,7 @@ onAll({
       status.index = e.index;
       status.id = e.id;
       status.track = e.track || null;
+      if ('loudness' in e) status.loudness = e.loudness;   // the new track's gain, not the last one's (playhere.js)
       status.positionMs = 0;
       playback.anchor = { positionMs: 0, at: performance.now() };
       renderPlayer();
