@@ -26,8 +26,7 @@ PAGE_SINK = "previewd_web_page"
 HEADROOM_DB = 6            # Pages/modules/loudness.js
 # Two tones 10 dB apart ("The Even Pair"), made at the start of each class: previewd brings both to its
 # target (-16 LUFS), the loud one lowered about 6 dB, the soft one raised about 4: within the page's headroom.
-EVEN_PAIR = ((6201, "Loud Pair Five Fifty", 550, "12dB", 1.5), (6202, "Soft Pair Six Sixty", 660, "2dB", 3))
-# The tests that run at one size only (what is heard does not depend on the layout; CI's time).
+EVEN_PAIR = ((6201, "Loud Half", 550, "12dB", 1.5), (6202, "Soft Half", 660, "2dB", 3))
 # Run at the phone's size only (CI time): what is heard and how a preview is rewritten do not depend on the layout.
 ONE_SIZE = {"test_the_page_evens_loudness_as_the_box_does", "test_an_interruption_pauses_previewd_here_only",
             "test_an_interruption_here_and_on_the_speakers_pauses_both", "test_an_interruption_without_play_here_leaves_the_box",
@@ -66,6 +65,13 @@ def median(levels, what):
     if not inner:
         raise AssertionError(f"{what}: too little heard ({levels})")
     return statistics.median(inner)
+
+
+def probe(path):
+    """ffprobe's view of the file's audio stream, its packets counted."""
+    result = subprocess.run(["ffprobe", "-v", "error", "-select_streams", "a:0", "-count_packets", "-show_streams", "-of", "json", str(path)],
+                            capture_output=True, text=True, check=True)
+    return json.loads(result.stdout)["streams"][0]
 
 
 class PageSink:
@@ -291,12 +297,6 @@ class PlayHereCase(PageCase):
                     decoded = subprocess.run(["ffmpeg", "-v", "error", "-i", out.name, "-f", "null", "-"], capture_output=True, text=True)
                     self.assertEqual((decoded.returncode, decoded.stderr), (0, ""), "the fragments decode cleanly")
 
-
-def probe(path):
-    """ffprobe's view of the file's audio stream, its packets counted."""
-    result = subprocess.run(["ffprobe", "-v", "error", "-select_streams", "a:0", "-count_packets", "-show_streams", "-of", "json", str(path)],
-                            capture_output=True, text=True, check=True)
-    return json.loads(result.stdout)["streams"][0]
     # ------------------------------------------------------------ even loudness (issue 53, item 5)
 
     def test_the_page_evens_loudness_as_the_box_does(self):
