@@ -196,8 +196,12 @@ class PlayHereCase(PageCase):
         mark = self.rig.recorder.count
         self.tap(self.el("#play-here"))
         self.expect_tone(TONE[fourth["track"]["trackId"]], mark, "Play here off: the box plays again")
-        self.assertIsNone(self.rig.status().get("playHere"))
-        self.assertGreaterEqual(self.rig.status()["positionMs"], reached - 300, "the box goes on from where the page was")
+        after = self.rig.status()
+        self.assertIsNone(after.get("playHere"))
+        if after["id"] == fourth["id"]:
+            self.assertGreaterEqual(after["positionMs"], reached - 300, "the box goes on from where the page was")
+        else:   # under load the page reached the track's last moments: the box played them and moved on
+            self.assertGreater(reached, fourth["durationMs"] - 2000, f"the box moved on early: {after}")
 
     def test_the_join_between_two_previews_is_heard_without_a_gap(self):
         """Media Source engines: track A's tone turns into B's on the page's sink with no silence longer
