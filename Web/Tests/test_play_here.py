@@ -402,6 +402,12 @@ class PlayHereCase(PageCase):
         self.assertEqual(self.state(), "paused")
         self.wait(lambda: "Play" in self.el("#toggle").get_attribute("aria-label"), "the page to show paused")
 
+        # The call over, the system starts the element again by itself (iOS may): previewd plays too.
+        mark = self.page_recorder.count
+        self.js("previewd.playHere.element().play()")
+        self.wait(lambda: self.state() == "playing", "previewd to play with the page")
+        self.heard_on_page(440, mark, "the system's resume")
+
     def test_an_interruption_here_and_on_the_speakers_pauses_both(self):
         self.play_from_results("sine", "A Four Forty")
         self.tap(self.el("#play-here"))

@@ -36,6 +36,7 @@ const here = {
   preloadId: null,         // the queue item the other element holds
   pendingId: null,         // previewd moved on to the preloaded item while the page's track still ends
   ownPause: false,         // the page paused its element itself (not an interruption)
+  ownPlays: new WeakSet(), // elements the page started itself, until their `play` event (not a resume by the system)
   lastReport: 0,
   other: false,            // another device plays here now
   stall: { time: -1, ticks: 0 },   // the element's time at previewd's last position ticks
@@ -88,6 +89,7 @@ function makeElement() {
     report(true);
   });
   element.addEventListener('pause', () => { if (mine()) paused(); });
+  element.addEventListener('play', () => { if (mine()) resumed(element); });
   element.addEventListener('error', () => { if (mine()) failed(); });
   return element;
 }
@@ -106,6 +108,7 @@ function makeGapless() {
   element.addEventListener('playing', () => { if (mine()) { performance.mark('here-playing'); report(true); } });
   element.addEventListener('seeked', () => { if (mine() && !element.paused) { performance.mark('here-playing'); report(true); } });
   element.addEventListener('pause', () => { if (mine()) paused(); });
+  element.addEventListener('play', () => { if (mine()) resumed(element); });
   element.addEventListener('error', () => {
     if (here.gapless !== player) return;
     // The Media Source itself failed (a decode error ends it): the element path from here on.
@@ -126,7 +129,7 @@ function start() {
   here.on = true;
   // The Media Source element is started inside this tap and kept started (silent while it has nothing
   // to play): a later tap costs a fetch and an append, and iOS lets an element started once play on.
-  if (here.gapless) here.gapless.element.play().catch(() => {});
+  if (here.gapless) playElement(here.gapless.element).catch(() => {});
   here.other = false;
   // Started inside the tap, before any answer: a browser lets an element play only from a gesture.
   follow(playback.status, true);
@@ -213,7 +216,7 @@ function follow(status, fromTap) {
   }
   const shouldPlay = status.state === 'playing' || status.state === 'loading' || (fromTap && status.state !== 'paused' && status.state !== 'stopped' && id !== null);
   if (id !== null && shouldPlay && sounding().paused) {
-    sounding().play().catch((e) => { if (e && e.name === 'NotAllowedError') toast('Tap Play here again to let this page play'); });
+    playElement(sounding()).catch((e) => { if (e && e.name === 'NotAllowedError') toast('Tap Play here again to let this page play'); });
   } else if (id !== null && !shouldPlay && !sounding().paused) {
     here.ownPause = true;
     sounding().pause();
@@ -281,7 +284,7 @@ function ended() {
     here.elements.reverse();
     here.preloadId = null;
     here.itemId = nextId;
-    playing().play().catch(() => {});
+    playElement(playing()).catch(() => {});
     if (status && status.id === nextId) { describe(status); follow(status, false); }
   }
   request('playhere', { page, ended: endedId }).catch(() => {});
@@ -301,17 +304,32 @@ function unstick(status) {
   performance.mark('here-unstuck');
   if (gapless()) {
     here.gapless.jump(here.itemId, (status.positionMs || 0) / 1000);
-    element.play().catch(() => {});
+    playElement(element).catch(() => {});
     return;
   }
   element.src = audioURL(here.itemId);
   const at = (status.positionMs || 0) / 1000;
   if (at > 0.3) element.currentTime = at;
-  element.play().catch(() => {});
+  playElement(element).catch(() => {});
 }
 
 function endsWithin(element, seconds) {
   return !element.paused && isFinite(element.duration) && element.duration - element.currentTime < seconds;
+}
+
+/** Starts an element for the page (its `play` event is then not taken for the system's resume). */
+function playElement(element) {
+  if (element.paused) here.ownPlays.add(element);
+  return element.play().catch((error) => { here.ownPlays.delete(element); throw error; });
+}
+
+/** The element started without the page asking, while previewd is paused: the system gave the audio
+ *  back (iOS may resume an element after a call: WebKit's `PlatformMediaSession::endInterruption`), so
+ *  previewd plays too, one transport (the mirror of `paused`). */
+function resumed(element) {
+  if (here.ownPlays.delete(element) || !here.on) return;
+  const status = playback.status;
+  if (status && status.state === 'paused') transport.play();
 }
 
 /** The element stopped without the page asking (a call, another app taking the audio, a headset
