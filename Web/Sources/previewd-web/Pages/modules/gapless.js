@@ -47,6 +47,7 @@ export class Gapless {
     this.segments = [];       // {id, start, end, ready, abort}: what the element's timeline holds, in order
     this.pending = null;      // a track jumped to, not yet appended (the element still plays the one before)
     this.current = null;      // the segment the element's time was last in
+    this.starting = Promise.resolve();   // the last jump's first samples in (or its failure)
     this.ops = Promise.resolve();   // the buffer's operations, one at a time
     this.timer = 0;
     for (const name of ['timeupdate', 'seeked', 'waiting', 'playing']) this.element.addEventListener(name, () => this.tick());
@@ -100,6 +101,7 @@ export class Gapless {
       this.remove(0, next.start - 0.1);
       this.seek(at || 0);
       performance.mark('here-seek');
+      this.starting = Promise.resolve();
       return;
     }
     for (const s of this.segments) s.abort.abort();
@@ -114,7 +116,11 @@ export class Gapless {
     segment.at = Math.max(0, at || 0);
     this.pending = segment;
     performance.mark('here-jump');   // scripts/bench-web: the tap's path
+    let started;
+    this.starting = new Promise((resolve) => { started = resolve; });
+    segment.ready.catch(started);   // a failed or replaced jump holds nothing up
     this.load(segment, () => {
+      started();
       if (this.pending !== segment) return;
       this.pending = null;
       const played = this.segments;

@@ -410,6 +410,14 @@ function render() {
   document.body.classList.toggle('playing-here', here.on);
 }
 
+/** What a tap waits for before it shows the player screen: while the page plays here, the new track's
+ *  first samples in the element (or its failure); null otherwise. The screen's first layout takes
+ *  30–150 ms of the page's one thread, and in the middle of the tap's fetch and appends it would hold
+ *  the sound up by as much (scripts/bench-web, tap → heard in the page). */
+export function soundStarting() {
+  return here.on && gapless() ? here.gapless.starting : null;
+}
+
 export function wirePlayHere() {
   $('play-here').addEventListener('click', toggle);
   $('play-here-search').addEventListener('click', toggle);

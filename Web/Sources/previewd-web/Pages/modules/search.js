@@ -3,6 +3,7 @@ import { $ } from './dom.js';
 import { on } from './events.js';
 import { duration, isMovie, price, releaseDate, text } from './format.js';
 import { request } from './link.js';
+import { soundStarting } from './playhere.js';
 import { applyStatus } from './remote.js';
 import { search as state } from './state.js';
 import { openPlayer, setThumbnail, showError, toast } from './ui.js';
@@ -208,7 +209,10 @@ async function playResult(index) {
       }
     }
     request('status').then(applyStatus, () => {});
-    openPlayer();
+    // Playing here, the player screen waits for the track's first samples (at most 250 ms).
+    const starting = soundStarting();
+    if (starting) Promise.race([starting, new Promise((resolve) => setTimeout(resolve, 250))]).then(openPlayer);
+    else openPlayer();
   } catch (error) {
     if (error && error.code === 'rejected') toast(error.message || 'This one has no preview to play.');
     else showError(error);
