@@ -43,6 +43,7 @@ final class PlayHereTests: XCTestCase {
             (#"{"cmd":"playhere","args":{"page":"p","on":false}}"#, .playHere(.release(page: "p"))),
             (#"{"cmd":"playhere","args":{"page":"p","id":4,"positionMs":1200}}"#, .playHere(.report(page: "p", item: 4, positionMs: 1_200, playing: true))),
             (#"{"cmd":"playhere","args":{"page":"p","ended":4}}"#, .playHere(.ended(page: "p", item: 4))),
+            (#"{"cmd":"playhere","args":{"page":"p","failed":4}}"#, .playHere(.failed(page: "p", item: 4))),
             (#"{"cmd":"audio","args":{"id":4}}"#, .audioFile(item: 4, offset: 0)),
             (#"{"cmd":"audio","args":{"id":4,"offset":65536}}"#, .audioFile(item: 4, offset: 65_536)),
         ]

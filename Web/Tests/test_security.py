@@ -279,6 +279,13 @@ class LoopbackTests(unittest.TestCase):
         self.assertEqual(claimed["result"]["playHere"], {"page": "page-a", "hereOnly": True})
         self.assertTrue(call("playhere", {"page": "page-a", "ended": other})["ok"])
         self.assertEqual(call("status")["result"]["id"], current, "an end of an item previewd left changes nothing")
+        self.assertTrue(call("playhere", {"page": "page-a", "failed": other})["ok"])
+        self.assertEqual(call("status")["result"]["id"], current, "nor does a failure of one")
+        # The page could not play the current item (its audio failed at once): previewd marks it and goes on.
+        self.assertTrue(call("playhere", {"page": "page-a", "failed": current})["ok"])
+        failed, current = current, call("status")["result"]["id"]
+        self.assertNotEqual(current, failed, "a failure in the page moves previewd on")
+        self.assertTrue(next(i for i in call("queue")["result"]["items"] if i["id"] == failed).get("failed"), "marked failed")
         self.assertEqual(call("playhere", {"page": "page-b", "ended": current})["error"]["code"], "rejected", "no claim, no say")
         self.assertEqual(call("playhere", {"page": "page-b", "on": True, "hereOnly": False})["result"]["playHere"],
                          {"page": "page-b", "hereOnly": False}, "a second page takes over")

@@ -56,6 +56,14 @@ extension Player {
                   core.pageClock.heldEnd != nil && core.pageClock.heldEnd == core.current?.id || boxPositionMs() >= PageClaim.resyncMs else { return }
             playHere.claim?.report = nil
             run(try core.apply(.trackEnded))
+        case .failed(let page, let item):
+            try ownClaim(page)
+            heardFromPage()
+            // No position guard here (the failure comes at a track's start), and one while paused too:
+            // a failure is not an end that repeat one begins again.
+            guard core.transport.item == item, core.hold.waiting?.item != item else { return }
+            playHere.claim?.report = nil
+            run(try core.apply(.trackFailed("the page that plays here could not play its preview")))
         }
     }
 

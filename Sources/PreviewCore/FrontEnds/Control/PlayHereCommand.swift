@@ -9,11 +9,14 @@ public enum PlayHereCommand: Equatable, Sendable {
     case report(page: String, item: Int, positionMs: Int, playing: Bool)
     /// Queue item `item` ended in page `page`: previewd advances, unless it has left that item already.
     case ended(page: String, item: Int)
+    /// Page `page` could not play queue item `item` (no playable preview reached it): previewd marks it
+    /// failed and goes on, as when the box cannot play a track, unless it has left that item already.
+    case failed(page: String, item: Int)
 }
 
 extension ControlCommand {
     /// `playhere {"page": P, "on": true, "hereOnly": B}`, `{"page": P, "on": false}`,
-    /// `{"page": P, "id": N, "positionMs": MS, "playing": B}` or `{"page": P, "ended": N}`.
+    /// `{"page": P, "id": N, "positionMs": MS, "playing": B}`, `{"page": P, "ended": N}` or `{"page": P, "failed": N}`.
     static func playHere(args: [String: JSONValue]) throws(ControlError) -> ControlCommand {
         guard let page = try Self.string(args, "page"), (1...64).contains(page.utf8.count) else {
             throw ControlError(.badArgument, "playhere needs \"page\": the page's own name, 1–64 bytes")
@@ -22,8 +25,9 @@ extension ControlCommand {
             return .playHere(on ? .claim(page: page, hereOnly: try Self.bool(args, "hereOnly") ?? true) : .release(page: page))
         }
         if let item = try Self.index(args, "ended") { return .playHere(.ended(page: page, item: item)) }
+        if let item = try Self.index(args, "failed") { return .playHere(.failed(page: page, item: item)) }
         guard let item = try Self.index(args, "id"), let position = try Self.index(args, "positionMs") else {
-            throw ControlError(.badArgument, "playhere needs \"on\", \"ended\", or \"id\" with \"positionMs\"")
+            throw ControlError(.badArgument, "playhere needs \"on\", \"ended\", \"failed\", or \"id\" with \"positionMs\"")
         }
         return .playHere(.report(page: page, item: item, positionMs: position, playing: try Self.bool(args, "playing") ?? true))
     }
@@ -44,6 +48,7 @@ extension PlayHereCommand {
         case .report(let page, let item, let positionMs, let playing):
             ["page": .string(page), "id": .number(Double(item)), "positionMs": .number(Double(positionMs)), "playing": .bool(playing)]
         case .ended(let page, let item): ["page": .string(page), "ended": .number(Double(item))]
+        case .failed(let page, let item): ["page": .string(page), "failed": .number(Double(item))]
         }
     }
 }

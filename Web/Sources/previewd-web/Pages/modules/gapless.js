@@ -329,6 +329,7 @@ export class Gapless {
       if (from) {
         this.hooks.crossed(from.id, now.id);
         this.remove(0, now.start - 0.1);
+        this.segments = this.segments.slice(this.segments.indexOf(now));   // bounded: what played is gone
       }
     }
     const s = this.current;

@@ -37,6 +37,8 @@ const here = {
   pendingId: null,         // previewd moved on to the preloaded item while the page's track still ends
   ownPause: false,         // the page paused its element itself (not an interruption)
   ownPlays: new WeakSet(), // elements the page started itself, until their `play` event (not a resume by the system)
+  leftId: null,            // the item the page played to its end and told previewd of, until previewd moves on
+  leftSeen: false,         // previewd's position tick named it once already
   lastReport: 0,
   other: false,            // another device plays here now
   stall: { time: -1, ticks: 0 },   // the element's time at previewd's last position ticks
@@ -153,7 +155,7 @@ function stop(tell) {
   for (const element of here.elements) { here.ownPause = true; element.pause(); element.removeAttribute('src'); element.load(); }
   if (here.gapless) { here.gapless.close(); here.gapless = null; }
   here.ownPause = false;
-  here.itemId = here.preloadId = null;
+  here.itemId = here.preloadId = here.leftId = null;
   if ('mediaSession' in navigator) navigator.mediaSession.playbackState = 'none';
   render();
 }
@@ -164,6 +166,10 @@ function follow(status, fromTap) {
   if (!here.on || !status) return;
   if (status.playHere && status.playHere.page !== page) { otherDevice(); return; }
   const id = typeof status.id === 'number' && status.track ? status.id : null;
+  if (id !== here.leftId) here.leftId = null;
+  // The page played this item to its end and said so; previewd's move to the next is on its way (a
+  // status sent meanwhile still names it): the page plays on rather than go back into it.
+  else if (id !== null && id !== here.itemId) return;
   if (id === null && gapless()) {
     here.gapless.idle();   // nothing to hear: the element stays started, silent, for the next tap
     here.itemId = null;
@@ -226,10 +232,13 @@ function follow(status, fromTap) {
     // What plays at the track's end is appended after it: the element plays on into it by itself.
     const after = atEnd(status, id, nextId);
     here.gapless.ahead(after !== null && here.unfit.has(after) ? null : after);
-  } else if (nextId !== null && nextId !== id && nextId !== here.preloadId) {
-    here.preloadId = nextId;
-    preloaded().src = audioURL(nextId);
-    preloaded().load();
+  } else if (id !== null) {
+    const after = atEnd(status, id, nextId);
+    if (after !== null && after !== id && after !== here.preloadId) {
+      here.preloadId = after;
+      preloaded().src = audioURL(after);
+      preloaded().load();
+    }
   }
   setGain(status);
   if ('mediaSession' in navigator) navigator.mediaSession.playbackState = shouldPlay ? 'playing' : 'paused';
@@ -250,6 +259,7 @@ function crossed(fromId, toId) {
   performance.mark('here-ended');
   if (here.itemId !== fromId) return;
   here.itemId = toId;
+  here.leftId = fromId;
   const status = playback.status;
   if (status && status.id === toId) { describe(status); setGain(status); }
   request('playhere', { page, ended: fromId }).catch(() => {});
@@ -278,12 +288,18 @@ function ended() {
   const endedId = here.itemId;
   if (endedId === null) return;
   const status = playback.status;
-  const nextId = here.pendingId !== null ? here.pendingId : (status && typeof status.nextId === 'number' ? status.nextId : null);
+  const statusNext = status && typeof status.nextId === 'number' ? status.nextId : null;
+  // What previewd plays at this end (`atEnd`: nothing under single, the same track under repeat one).
+  const nextId = here.pendingId !== null ? here.pendingId : status && status.id === endedId ? atEnd(status, endedId, statusNext) : statusNext;
   here.pendingId = null;
   if (nextId !== null && here.preloadId === nextId) {
     here.elements.reverse();
     here.preloadId = null;
     here.itemId = nextId;
+    here.leftId = endedId;
+    // The swapped-in element has the level of tracks ago: it takes the one just heard until previewd names the new track.
+    playing().volume = preloaded().volume;
+    playing().muted = preloaded().muted;
     playElement(playing()).catch(() => {});
     if (status && status.id === nextId) { describe(status); follow(status, false); }
   }
@@ -348,7 +364,7 @@ function failed() {
   const waiting = playback.status && playback.status.waiting;
   if (waiting && waiting.id === here.itemId) return;   // previewd waits for the network (the banner says so): no skip
   toast('This track has no playable preview here; skipping it');
-  request('playhere', { page, ended: here.itemId }).catch(() => {});
+  request('playhere', { page, failed: here.itemId }).catch(() => {});
 }
 
 /** Tells previewd where the page is, about once a second while it plays, and at once on a start. */
@@ -443,7 +459,17 @@ on('seeked', (e) => {
   if (gapless()) here.gapless.seek(at);
   else playing().currentTime = at;
 });
-on('position', () => { if (playback.status) unstick(playback.status); });
+on('position', () => {
+  const status = playback.status;
+  if (!status) return;
+  // previewd still plays the item the page ended a tick later: it did not take that end (a pause
+  // crossed it): the page goes back to previewd's track, whose end it then tells again.
+  if (here.leftId !== null && status.id === here.leftId && status.state === 'playing') {
+    if (here.leftSeen) { here.leftId = null; here.leftSeen = false; follow(status, false); return; }
+    here.leftSeen = true;
+  } else here.leftSeen = false;
+  unstick(status);
+});
 on('playhere', (e) => {
   if (here.on && e.playHere && e.playHere.page !== page) otherDevice();
   // previewd let the claim go (the page said nothing for longer than a track while it played): the
